@@ -1,0 +1,18 @@
+#pragma once
+// The subcommands, each registered on the application by its own file.
+#include <CLI/CLI.hpp>
+#include <functional>
+
+namespace cl2 {
+
+// Each adder creates its subcommand and returns what runs it (exit status) once parsed.
+using CommandRunner = std::function<int()>;
+
+CommandRunner add_tune_command(CLI::App& app);
+CommandRunner add_export_command(CLI::App& app);
+CommandRunner add_show_command(CLI::App& app);
+CommandRunner add_worker_command(CLI::App& app);
+
+int run_cli(int argc, char** argv);
+
+}  // namespace cl2

@@ -1,0 +1,45 @@
+#include <fmt/format.h>
+
+#include <cstdio>
+
+#include "cli/commands.hpp"
+#include "core/errors.hpp"
+#include "db/tuning_db.hpp"
+#include "report/show.hpp"
+
+namespace cl2 {
+
+CommandRunner add_show_command(CLI::App& app) {
+  struct Options {
+    std::string db = "db/tuning.sqlite", layout = "tn", accum = "f32";
+    std::vector<std::int64_t> mnk;
+  };
+  auto o = std::make_shared<Options>();
+  CLI::App* cmd = app.add_subcommand(
+      "show", "Summarize the database, or with M N K list that shape's trials (fastest first, "
+              "failures with their reasons)");
+  cmd->add_option("--db", o->db, "Tuning database")->capture_default_str();
+  cmd->add_option("mnk", o->mnk, "M N K of one shape")->expected(0, 3);
+  cmd->add_option("--layout", o->layout, "Layout of that shape: tn or nn")->capture_default_str();
+  cmd->add_option("--accum", o->accum, "Accumulator of that shape: f32 or f16")->capture_default_str();
+  return [o] {
+    if (!o->mnk.empty() && o->mnk.size() != 3)
+      throw UserError("show: give all three of M N K, or none for the summary");
+    for (auto v : o->mnk)
+      if (v < 1) throw UserError(fmt::format("show: dimension {} is not positive; M, N, K must be >= 1", v));
+    auto db = TuningDb::open(o->db, DbMode::ReadOnly);
+    std::string text;
+    if (o->mnk.empty()) {
+      text = render_db_overview(*db);
+    } else {
+      Problem problem{{o->mnk[0], o->mnk[1], o->mnk[2]},
+                      parse_layout(o->layout, "--layout"),
+                      parse_accum(o->accum, "--accum")};
+      text = render_problem_trials(*db, problem);
+    }
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    return 0;
+  };
+}
+
+}  // namespace cl2

@@ -1,0 +1,72 @@
+#include <fmt/format.h>
+
+#include "cli/commands.hpp"
+#include "compiler/kernel_compiler.hpp"
+#include "tune/tune_options.hpp"
+
+namespace cl2 {
+
+CommandRunner add_tune_command(CLI::App& app) {
+  auto options = std::make_shared<TuneOptions>();
+  auto layout = std::make_shared<std::string>("tn");
+  auto accum = std::make_shared<std::string>("f32");
+  auto family = std::make_shared<std::string>("all");
+  CLI::App* tune = app.add_subcommand(
+      "tune", "Tune every shape of a shapes file and store the trials and winners in the database.");
+  tune->add_option("--shapes", options->shapes_path,
+                   "Shapes file: a JSON list of {\"m\":..,\"n\":..,\"k\":..} (optional \"layout\", "
+                   "\"accum\") or [m, n, k] triples")
+      ->required();
+  tune->add_option("--db", options->db_path, "Tuning database (created if missing)")
+      ->capture_default_str();
+  tune->add_option("--layout", *layout,
+                   "Default B layout for shapes that do not give one: tn (B column-major, weights) "
+                   "or nn (B row-major)")
+      ->capture_default_str();
+  tune->add_option("--accum", *accum, "Default accumulator: f32 or f16")->capture_default_str();
+  tune->add_option("--family", *family,
+                   "Template families, comma-separated (sm80, sm90) or 'all'; families that do not "
+                   "run on the GPU are skipped")
+      ->capture_default_str();
+  tune->add_option("--space-file", options->space_files,
+                   "Extra family from a space file (its template path is relative to it); repeatable");
+  tune->add_option("--max-candidates", options->max_candidates,
+                   "Candidates per shape, cheapest first by the families' cost models (0 = all)")
+      ->capture_default_str();
+  tune->add_option("--budget-seconds", options->budget_seconds,
+                   "Stop trying new candidates when the run has used this much time (0 = no limit); "
+                   "the time left is shared equally by the shapes still to tune")
+      ->capture_default_str();
+  tune->add_flag("--compile-only", options->compile_only,
+                 "Only generate and compile the candidates (no GPU needed, nothing written to the "
+                 "database); reports how many compiled");
+  tune->add_option("--arch", options->arch,
+                   "With --compile-only: target architecture (sm_80, sm_86, sm_89, sm_90a); default "
+                   "the GPU's, or sm_90a without one");
+  tune->add_option("--device", options->device, "GPU index")->capture_default_str();
+  tune->add_option("--cache-dir", options->cache_dir,
+                   "Cubin cache (default $CUDA_L2_TUNE_CACHE or ~/.cache/cuda-l2-tune)");
+  tune->add_option("--watchdog-seconds", options->watchdog_seconds,
+                   "A candidate that does not finish in this time is recorded as hung and its worker "
+                   "restarted")
+      ->capture_default_str();
+  tune->add_flag("--retune", options->retune, "Measure the winner again for shapes already tuned");
+  tune->add_flag("--verbose", options->verbose, "Print every candidate's result");
+  tune->add_flag("--fake-gpu", options->fake_gpu,
+                 "Testing aid: a worker that invents its results instead of using a GPU")
+      ->group("");  // hidden from --help
+  return [options, layout, accum, family] {
+    options->defaults.layout = parse_layout(*layout, "--layout");
+    options->defaults.accum = parse_accum(*accum, "--accum");
+    options->families.clear();
+    std::string rest = *family;
+    for (std::size_t comma; (comma = rest.find(',')) != std::string::npos; rest.erase(0, comma + 1))
+      options->families.push_back(rest.substr(0, comma));
+    options->families.push_back(rest);
+    if (options->cache_dir.empty()) options->cache_dir = default_cache_dir();
+    options->command_line = fmt::format("tune --shapes {} --db {}", options->shapes_path, options->db_path);
+    return run_tune(*options);
+  };
+}
+
+}  // namespace cl2

@@ -1,0 +1,52 @@
+#include "core/problem.hpp"
+
+#include <fmt/format.h>
+
+#include "core/errors.hpp"
+
+namespace cl2 {
+
+std::string_view to_string(Layout layout) { return layout == Layout::TN ? "tn" : "nn"; }
+std::string_view to_string(Accum accum) { return accum == Accum::F32 ? "f32" : "f16"; }
+
+Layout parse_layout(std::string_view text, std::string_view what) {
+  if (text == "tn" || text == "TN") return Layout::TN;
+  if (text == "nn" || text == "NN") return Layout::NN;
+  throw UserError(fmt::format("{}: unknown layout '{}'; use tn (B column-major) or nn (B row-major)",
+                              what, text));
+}
+
+Accum parse_accum(std::string_view text, std::string_view what) {
+  if (text == "f32" || text == "fp32") return Accum::F32;
+  if (text == "f16" || text == "fp16") return Accum::F16;
+  throw UserError(fmt::format("{}: unknown accumulator '{}'; use f32 or f16", what, text));
+}
+
+std::string GemmShape::text() const { return fmt::format("{}x{}x{}", m, n, k); }
+
+SizeClass size_class(const GemmShape& shape) {
+  const double work = shape.flops();
+  if (work < 2.0 * 512.0 * 512.0 * 512.0) return SizeClass::Small;
+  if (work < 2.0 * 4096.0 * 4096.0 * 4096.0) return SizeClass::Mid;
+  return SizeClass::Large;
+}
+
+std::string_view to_string(SizeClass size) {
+  switch (size) {
+    case SizeClass::Small: return "small";
+    case SizeClass::Mid: return "mid";
+    case SizeClass::Large: return "large";
+  }
+  return "?";
+}
+
+std::string Problem::text() const {
+  return fmt::format("{} {} {}", shape.text(), to_string(layout), to_string(accum));
+}
+
+std::int64_t problem_device_bytes(const GemmShape& s) {
+  // Two input sets (A, B and an fp32 reference each) and one fp16 output.
+  return 2 * (2 * (s.m * s.k + s.k * s.n) + 4 * s.m * s.n) + 2 * s.m * s.n;
+}
+
+}  // namespace cl2

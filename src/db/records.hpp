@@ -1,0 +1,106 @@
+#pragma once
+// Rows of the tuning database (db/schema.sql), as the driver produces and the exporters read them.
+// Times are GPU microseconds per call (CUDA events, median of the samples); spread_pct is the
+// relative spread of the samples (100 * stdev / mean). NaN marks "not measured".
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <string_view>
+
+#include "core/device_info.hpp"
+#include "core/problem.hpp"
+
+namespace cl2 {
+
+inline constexpr double kNotMeasured = std::numeric_limits<double>::quiet_NaN();
+
+enum class TrialStatus {
+  Ok,             // verified, then timed
+  VerifyFailed,   // max_diff above tolerance (or NaN/Inf): can never win
+  CompileFailed,  // NVRTC error
+  Rejected,       // compiled but disqualified before timing (spills, ptxas warnings, no fit)
+  LaunchFailed,   // the launch returned an error (too many resources, bad geometry)
+  Fault,          // the kernel crashed the worker (illegal address, ...)
+  Timeout,        // the watchdog killed the worker
+};
+std::string_view to_string(TrialStatus status);
+TrialStatus parse_trial_status(std::string_view text);  // throws std::invalid_argument
+
+struct KernelRecord {
+  std::int64_t id = 0;
+  std::string family;
+  std::string config_json;  // KernelConfig::to_json(), runtime params included
+  std::string source_hash;  // hash of the generated source
+  std::string arch;         // "sm_90a"
+  bool compiled = false;
+  int registers = -1;
+  int stack_bytes = 0;
+  int spill_bytes = 0;      // stores + loads
+  int smem_static_bytes = 0;
+  std::string compile_log;  // kept for failures and warnings; empty otherwise
+};
+
+struct TrialRecord {
+  std::int64_t id = 0;
+  std::int64_t run_id = 0;
+  std::int64_t device_id = 0;
+  std::int64_t kernel_id = 0;
+  Problem problem;
+  TrialStatus status = TrialStatus::Ok;
+  std::string reason;        // why it failed or was rejected; empty when Ok
+  double max_diff = kNotMeasured;
+  double tolerance = kNotMeasured;
+  double time_us = kNotMeasured;
+  double spread_pct = kNotMeasured;
+  int samples = 0;
+  double reference_us = kNotMeasured;  // cuBLASLt-autotune's best algo, timed interleaved with it
+  std::string created_at;              // UTC, ISO 8601; filled by the database
+};
+
+// Library timings for a problem. Providers: "cublas_nn", "cublas_tn", "cublaslt_heuristic",
+// "cublaslt_autotune" (best of every algo the heuristic returned; `detail` says which and of how many).
+struct BaselineRecord {
+  std::int64_t device_id = 0;
+  std::int64_t run_id = 0;
+  Problem problem;
+  std::string provider;
+  double time_us = kNotMeasured;
+  double spread_pct = kNotMeasured;
+  int samples = 0;
+  double max_diff = kNotMeasured;
+  std::string detail;
+  std::string measured_at;
+};
+
+// The best verified kernel of a problem on a device, re-timed at the end of its shape's tuning
+// interleaved with the libraries, so the times in one row come from the same rounds.
+struct WinnerRecord {
+  std::int64_t device_id = 0;
+  std::int64_t run_id = 0;
+  Problem problem;
+  std::int64_t kernel_id = 0;
+  std::int64_t trial_id = 0;
+  double time_us = kNotMeasured;
+  double spread_pct = kNotMeasured;
+  double max_diff = kNotMeasured;
+  double cublas_nn_us = kNotMeasured;
+  double cublas_tn_us = kNotMeasured;
+  double cublaslt_heuristic_us = kNotMeasured;
+  double cublaslt_autotune_us = kNotMeasured;
+  int candidates_timed = 0;
+  std::string measured_at;
+
+  double cublas_max_us() const { return std::fmin(cublas_nn_us, cublas_tn_us); }  // the faster
+  double speedup_vs_cublas_max() const { return cublas_max_us() / time_us; }
+  double speedup_vs_cublaslt_autotune() const { return cublaslt_autotune_us / time_us; }
+};
+
+// One line of the best-kernel table: a winner with its device and kernel.
+struct WinnerRow {
+  DeviceInfo device;
+  WinnerRecord winner;
+  KernelRecord kernel;
+};
+
+}  // namespace cl2

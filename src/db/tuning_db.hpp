@@ -1,0 +1,84 @@
+#pragma once
+// The SQLite tuning database (schema in db/schema.sql, versioned with PRAGMA user_version and
+// identified by PRAGMA application_id, WAL journal). Only the tuning parent process writes; every
+// write below is its own transaction unless grouped with transaction(), so a run killed at any
+// moment keeps every finished trial and the resumed run finds them (find_trial) instead of
+// redoing them.
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "db/records.hpp"
+
+struct sqlite3;
+
+namespace cl2 {
+
+inline constexpr int kSchemaVersion = 1;
+
+enum class DbMode {
+  ReadWrite,  // create the file (and its folder) if missing, migrate an older schema
+  ReadOnly,   // the file must exist; never written
+};
+
+struct DbSummary {
+  int devices = 0, kernels = 0, trials = 0, trials_ok = 0, baselines = 0, winners = 0, runs = 0;
+};
+
+class TuningDb {
+ public:
+  // Throws UserError (one line naming the path and the fix) when: the folder cannot be created or
+  // written, the file is not a SQLite database or is corrupt, it is a SQLite database of another
+  // program, or its schema version is newer than kSchemaVersion. Nothing is written in those cases.
+  static std::unique_ptr<TuningDb> open(const std::string& path, DbMode mode);
+  ~TuningDb();
+  TuningDb(const TuningDb&) = delete;
+  TuningDb& operator=(const TuningDb&) = delete;
+
+  const std::string& path() const { return path_; }
+  int schema_version() const;
+
+  // Runs `body` inside BEGIN IMMEDIATE ... COMMIT; rolls back and rethrows if it throws.
+  void transaction(const std::function<void()>& body);
+
+  std::int64_t begin_run(const std::string& command_line, const std::string& shapes_file);
+  void finish_run(std::int64_t run_id, const std::string& status);  // "completed", "failed", ...
+
+  std::int64_t upsert_device(const DeviceInfo& device);  // keyed by fingerprint
+  std::vector<std::pair<std::int64_t, DeviceInfo>> devices() const;
+
+  std::int64_t upsert_kernel(const KernelRecord& kernel);  // keyed by (config_json, arch, source_hash)
+  std::optional<KernelRecord> kernel(std::int64_t kernel_id) const;
+
+  std::optional<TrialRecord> find_trial(std::int64_t device_id, std::int64_t kernel_id,
+                                        const Problem& problem) const;
+  // Inserts the trial; if one for (device, kernel, problem) exists already, keeps the old row and
+  // returns its id, so a trial is never recorded twice.
+  std::int64_t insert_trial(const TrialRecord& trial);
+  std::vector<TrialRecord> trials(std::int64_t device_id, const Problem& problem) const;
+
+  void upsert_baseline(const BaselineRecord& baseline);  // keyed by (device, problem, provider)
+  std::vector<BaselineRecord> baselines(std::int64_t device_id, const Problem& problem) const;
+
+  void put_winner(const WinnerRecord& winner);  // replaces the row of (device, problem)
+  std::optional<WinnerRecord> winner(std::int64_t device_id, const Problem& problem) const;
+
+  // The best-kernel table, ordered by device then M, N, K, layout, accum. An empty filter takes
+  // every device; otherwise devices whose name contains it (case-insensitive).
+  std::vector<WinnerRow> winner_rows(const std::string& device_filter = "") const;
+
+  // Problems that have trials on the device, for `show`.
+  std::vector<Problem> problems_with_trials(std::int64_t device_id) const;
+
+  DbSummary summary() const;
+
+ private:
+  TuningDb(sqlite3* handle, std::string path);
+  sqlite3* db_ = nullptr;
+  std::string path_;
+};
+
+}  // namespace cl2

@@ -1,0 +1,56 @@
+#pragma once
+// The library baselines: cuBLAS GemmEx (B read as TN or as NN), cuBLASLt with the heuristic's
+// algorithms, and the fp32 reference. Row-major C = A * B is computed as column-major
+// C^T = B^T * A^T, so no data is transposed. Handles and the workspace are made once; each call
+// only enqueues (no allocation or lookup per call), so graphs can capture them.
+#include <cublasLt.h>
+#include <cublas_v2.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "gpu/device_buffer.hpp"
+#include "gpu/problem_buffers.hpp"
+#include "gpu/timing.hpp"
+
+namespace cl2 {
+
+struct LtAlgorithm {
+  cublasLtMatmulAlgo_t algo{};
+  std::size_t workspace_bytes = 0;
+  int rank = 0;  // position in the heuristic's answer (0 = its first choice)
+};
+
+class CublasProviders {
+ public:
+  static constexpr std::size_t kWorkspaceBytes = 64u << 20;
+
+  CublasProviders();
+  ~CublasProviders();
+  CublasProviders(const CublasProviders&) = delete;
+  CublasProviders& operator=(const CublasProviders&) = delete;
+
+  // cublasGemmEx on input set `set`, reading B as `b_layout` (the problem's own layout gives the
+  // right product; the other layout computes a different product of the same cost, which is how
+  // CUDA-L2's "cuBLAS-max" takes the faster of NN and TN).
+  TimedCall gemm_ex(const ProblemBuffers& buffers, int set, Layout b_layout);
+
+  // Up to `max_count` algorithms the cuBLASLt heuristic proposes for the problem (best guess first).
+  std::vector<LtAlgorithm> lt_algorithms(const ProblemBuffers& buffers, int max_count);
+  TimedCall lt_matmul(const ProblemBuffers& buffers, int set, const LtAlgorithm& algorithm);
+
+  // ref = A * B in fp32 with fp32 accumulation (CUBLAS_COMPUTE_32F_PEDANTIC: no reduced precision).
+  void reference(const ProblemBuffers& buffers, int set, cudaStream_t stream);
+
+ private:
+  struct LtDescriptors;
+  LtDescriptors& lt_descriptors(const ProblemBuffers& buffers);
+
+  cublasHandle_t handle_ = nullptr;
+  cublasLtHandle_t lt_handle_ = nullptr;
+  DeviceBuffer workspace_;
+  std::unique_ptr<LtDescriptors> lt_;
+};
+
+}  // namespace cl2

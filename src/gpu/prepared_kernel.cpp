@@ -1,0 +1,108 @@
+#include "gpu/prepared_kernel.hpp"
+
+#include <fmt/format.h>
+
+#include <cstring>
+#include <stdexcept>
+
+#include "gpu/cuda_check.hpp"
+#include "gpu/driver_api.hpp"
+
+namespace cl2 {
+
+namespace {
+
+static_assert(sizeof(Cl2TensorMap) == sizeof(CUtensorMap), "Cl2TensorMap must mirror CUtensorMap");
+static_assert(alignof(Cl2TensorMap) == alignof(CUtensorMap), "Cl2TensorMap must mirror CUtensorMap");
+
+CUtensorMapSwizzle swizzle_mode(int bytes) {
+  switch (bytes) {
+    case 0: return CU_TENSOR_MAP_SWIZZLE_NONE;
+    case 32: return CU_TENSOR_MAP_SWIZZLE_32B;
+    case 64: return CU_TENSOR_MAP_SWIZZLE_64B;
+    case 128: return CU_TENSOR_MAP_SWIZZLE_128B;
+  }
+  throw std::invalid_argument(fmt::format("tensor map swizzle of {} bytes is not supported", bytes));
+}
+
+// A 2-D fp16 tensor map over a row-major matrix of `outer` rows of `inner` elements, `ld` apart.
+Cl2TensorMap encode(const void* base, long long inner, long long outer, long long ld,
+                    const TensorMapBox& box) {
+  CUtensorMap map;
+  const cuuint64_t dims[2] = {cuuint64_t(inner), cuuint64_t(outer)};
+  const cuuint64_t strides[1] = {cuuint64_t(ld) * 2};
+  const cuuint32_t box_dims[2] = {cuuint32_t(box.box_inner), cuuint32_t(box.box_outer)};
+  const cuuint32_t element_strides[2] = {1, 1};
+  CL2_CU(driver_api().tensor_map_encode_tiled(
+      &map, CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2, const_cast<void*>(base), dims, strides, box_dims,
+      element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle_mode(box.swizzle_bytes),
+      CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE));
+  Cl2TensorMap out;
+  std::memcpy(&out, &map, sizeof(out));
+  return out;
+}
+
+}  // namespace
+
+PreparedKernel::PreparedKernel(const std::string& cubin_path, const LaunchGeometry& geometry,
+                               const ProblemBuffers& buffers)
+    : module_(LoadedModule::from_file(cubin_path)),
+      geometry_(geometry),
+      workspace_(std::size_t(geometry.workspace_bytes)) {
+  function_ = module_.function("cl2_gemm");
+  CL2_CU(driver_api().func_set_attribute(function_, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                         int(geometry.smem_bytes)));
+  if (workspace_.bytes() > 0) CL2_CUDA(cudaMemset(workspace_.get(), 0, workspace_.bytes()));
+  const Problem& p = buffers.problem;
+  for (int s = 0; s < 2; ++s) {
+    Cl2GemmParams& params = params_[std::size_t(s)];
+    const InputSet& in = buffers.sets[std::size_t(s)];
+    params.a = in.a.as<const unsigned short>();
+    params.b = in.b.as<const unsigned short>();
+    params.c = buffers.c.as<unsigned short>();
+    params.workspace = workspace_.get();
+    params.lda = buffers.lda();
+    params.ldb = buffers.ldb();
+    params.ldc = buffers.ldc();
+    params.m = int(p.shape.m);
+    params.n = int(p.shape.n);
+    params.k = int(p.shape.k);
+    params.split_k = 1;
+    params.raster_group = 1;
+    for (const auto& [field, value] : geometry.runtime) {
+      if (field == "split_k") params.split_k = int(value);
+      else if (field == "raster_group") params.raster_group = int(value);
+      else throw std::invalid_argument(fmt::format("unknown runtime field {}", field));
+    }
+    for (const auto& box : geometry.tensor_maps) {
+      if (box.operand == "a") params.tmap_a = encode(params.a, p.shape.k, p.shape.m, params.lda, box);
+      if (box.operand == "b")
+        params.tmap_b = p.layout == Layout::TN ? encode(params.b, p.shape.k, p.shape.n, params.ldb, box)
+                                               : encode(params.b, p.shape.n, p.shape.k, params.ldb, box);
+      if (box.operand == "c") params.tmap_c = encode(params.c, p.shape.n, p.shape.m, params.ldc, box);
+    }
+  }
+  cluster_attribute_.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+  cluster_attribute_.value.clusterDim.x = unsigned(geometry.cluster[0]);
+  cluster_attribute_.value.clusterDim.y = unsigned(geometry.cluster[1]);
+  cluster_attribute_.value.clusterDim.z = unsigned(geometry.cluster[2]);
+}
+
+void PreparedKernel::launch(cudaStream_t stream, int set) const {
+  CUlaunchConfig config{};
+  config.gridDimX = unsigned(geometry_.grid[0]);
+  config.gridDimY = unsigned(geometry_.grid[1]);
+  config.gridDimZ = unsigned(geometry_.grid[2]);
+  config.blockDimX = unsigned(geometry_.threads);
+  config.blockDimY = config.blockDimZ = 1;
+  config.sharedMemBytes = unsigned(geometry_.smem_bytes);
+  config.hStream = reinterpret_cast<CUstream>(stream);
+  CUlaunchAttribute attribute = cluster_attribute_;
+  const bool clustered = geometry_.cluster[0] * geometry_.cluster[1] * geometry_.cluster[2] > 1;
+  config.attrs = clustered ? &attribute : nullptr;
+  config.numAttrs = clustered ? 1 : 0;
+  void* args[] = {const_cast<Cl2GemmParams*>(&params_[std::size_t(set)])};
+  CL2_CU(driver_api().launch_kernel_ex(&config, function_, args, nullptr));
+}
+
+}  // namespace cl2

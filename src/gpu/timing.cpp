@@ -1,0 +1,142 @@
+#include "gpu/timing.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <memory>
+#include <numeric>
+
+#include "gpu/cuda_check.hpp"
+
+namespace cl2 {
+
+namespace {
+
+class Event {
+ public:
+  Event() { CL2_CUDA(cudaEventCreate(&event_)); }
+  ~Event() { cudaEventDestroy(event_); }
+  Event(const Event&) = delete;
+  Event& operator=(const Event&) = delete;
+  cudaEvent_t get() const { return event_; }
+
+ private:
+  cudaEvent_t event_ = nullptr;
+};
+
+class Graph {
+ public:
+  Graph(const TimedCall& call, int copies, cudaStream_t stream) {
+    CL2_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+    try {
+      for (int i = 0; i < copies; ++i) call.launch(stream);
+    } catch (...) {
+      cudaGraph_t broken = nullptr;
+      cudaStreamEndCapture(stream, &broken);
+      if (broken) cudaGraphDestroy(broken);
+      throw;
+    }
+    CL2_CUDA(cudaStreamEndCapture(stream, &graph_));
+    CL2_CUDA(cudaGraphInstantiate(&exec_, graph_, 0));
+  }
+  ~Graph() {
+    if (exec_) cudaGraphExecDestroy(exec_);
+    if (graph_) cudaGraphDestroy(graph_);
+  }
+  Graph(const Graph&) = delete;
+  Graph& operator=(const Graph&) = delete;
+  void launch(cudaStream_t stream) const { CL2_CUDA(cudaGraphLaunch(exec_, stream)); }
+
+ private:
+  cudaGraph_t graph_ = nullptr;
+  cudaGraphExec_t exec_ = nullptr;
+};
+
+float elapsed_ms(const Event& start, const Event& stop) {
+  float ms = 0;
+  CL2_CUDA(cudaEventElapsedTime(&ms, start.get(), stop.get()));
+  return ms;
+}
+
+}  // namespace
+
+TimingStats summarize(std::vector<double> samples, int calls_per_sample) {
+  TimingStats s;
+  s.samples = int(samples.size());
+  s.calls_per_sample = calls_per_sample;
+  if (samples.empty()) return s;
+  std::sort(samples.begin(), samples.end());
+  const std::size_t n = samples.size();
+  s.median_us = n % 2 ? samples[n / 2] : 0.5 * (samples[n / 2 - 1] + samples[n / 2]);
+  s.mean_us = std::accumulate(samples.begin(), samples.end(), 0.0) / double(n);
+  s.min_us = samples.front();
+  s.max_us = samples.back();
+  double var = 0;
+  for (double x : samples) var += (x - s.mean_us) * (x - s.mean_us);
+  s.spread_pct = n > 1 ? 100.0 * std::sqrt(var / double(n - 1)) / s.mean_us : 0.0;
+  return s;
+}
+
+IntervalTimer::IntervalTimer(cudaStream_t stream) : stream_(stream) {}
+IntervalTimer::~IntervalTimer() = default;
+
+double IntervalTimer::time_once(const TimedCall& call) {
+  Event start, stop;
+  CL2_CUDA(cudaEventRecord(start.get(), stream_));
+  call.launch(stream_);
+  CL2_CUDA(cudaEventRecord(stop.get(), stream_));
+  CL2_CUDA(cudaEventSynchronize(stop.get()));
+  return 1000.0 * elapsed_ms(start, stop);
+}
+
+std::vector<TimingStats> IntervalTimer::interleaved(const std::vector<TimedCall>& calls,
+                                                    const StopRule& rule) {
+  const auto wall_start = std::chrono::steady_clock::now();
+  // Warm up each call (module load, lazy library init, clocks) and size its graph.
+  std::vector<int> copies(calls.size());
+  for (std::size_t i = 0; i < calls.size(); ++i) {
+    time_once(calls[i]);
+    const double once_us = std::max(1.0, std::min(time_once(calls[i]), time_once(calls[i])));
+    copies[i] = int(std::clamp(rule.replay_target_us / once_us, 1.0, 200.0));
+  }
+  std::vector<std::unique_ptr<Graph>> graphs;
+  for (std::size_t i = 0; i < calls.size(); ++i)
+    graphs.push_back(std::make_unique<Graph>(calls[i], copies[i], stream_));
+  for (auto& graph : graphs) graph->launch(stream_);  // first replay uploads the graph
+  CL2_CUDA(cudaStreamSynchronize(stream_));
+
+  std::vector<Event> starts(calls.size()), stops(calls.size());
+  std::vector<std::vector<double>> samples(calls.size());
+  std::vector<double> gpu_seconds(calls.size(), 0.0);
+  std::vector<std::size_t> order(calls.size());
+  std::iota(order.begin(), order.end(), 0);
+  for (;;) {
+    std::shuffle(order.begin(), order.end(), order_rng_);
+    for (std::size_t i : order) {
+      CL2_CUDA(cudaEventRecord(starts[i].get(), stream_));
+      graphs[i]->launch(stream_);
+      CL2_CUDA(cudaEventRecord(stops[i].get(), stream_));
+    }
+    CL2_CUDA(cudaStreamSynchronize(stream_));
+    bool settled = true;
+    bool capped = false;
+    for (std::size_t i = 0; i < calls.size(); ++i) {
+      const double us = 1000.0 * elapsed_ms(starts[i], stops[i]);
+      samples[i].push_back(us / copies[i]);
+      gpu_seconds[i] += us * 1e-6;
+      const TimingStats s = summarize(samples[i], copies[i]);
+      settled = settled && s.samples >= rule.min_samples && s.spread_pct <= 100.0 * rule.max_noise &&
+                gpu_seconds[i] >= rule.min_seconds;
+      capped = capped || s.samples >= rule.max_samples;
+    }
+    const double wall =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+    const bool enough = samples[0].size() >= std::size_t(rule.min_samples);
+    if (settled || capped || (enough && wall >= rule.max_seconds)) break;
+  }
+  std::vector<TimingStats> stats;
+  for (std::size_t i = 0; i < calls.size(); ++i) stats.push_back(summarize(samples[i], copies[i]));
+  return stats;
+}
+
+}  // namespace cl2

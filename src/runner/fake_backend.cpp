@@ -1,0 +1,101 @@
+// A worker without a GPU, for the CPU tests of the tuning loop: it answers every request with
+// deterministic made-up numbers (a hash of the kernel configuration), and misbehaves on request
+// so the parent's recovery paths can be tested: a config parameter FAULT = 1 makes it crash like a
+// kernel with an illegal address would, FAULT = 2 makes it hang until the watchdog kills it.
+// CL2_FAKE_TRIAL_DELAY_MS slows each trial down, so a test can kill a run in the middle.
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <thread>
+
+#include "core/device_info.hpp"
+#include "core/hash.hpp"
+#include "core/kernel_config.hpp"
+#include "runner/protocol.hpp"
+#include "runner/worker_backend.hpp"
+
+namespace cl2 {
+
+namespace {
+
+using nlohmann::json;
+
+json fake_stats(double us) {
+  TimingStats s;
+  s.median_us = s.mean_us = s.min_us = s.max_us = us;
+  s.spread_pct = 0.1;
+  s.samples = 10;
+  s.calls_per_sample = 1;
+  return to_json(s);
+}
+
+class FakeBackend final : public WorkerBackend {
+ public:
+  json handle(const json& request) override {
+    const std::string op = request.value("op", "");
+    if (op == "hello") return {{"ok", true}, {"device", device()}};
+    if (op == "problem") return {{"ok", true}, {"max_abs_ref", {1.0, 4.0}}};
+    if (op == "baselines") {
+      json out = json::array();
+      for (const char* provider : {"cublas_tn", "cublas_nn", "cublaslt_heuristic", "cublaslt_autotune"})
+        out.push_back({{"provider", provider}, {"stats", fake_stats(50.0)}, {"max_diff", 0.0},
+                       {"detail", "fake"}});
+      return {{"ok", true}, {"baselines", out}, {"tolerance", 0.01}};
+    }
+    if (op == "trial") return trial(request);
+    if (op == "final")
+      return {{"ok", true},
+              {"max_diff", 0.0},
+              {"times", {{"ours", fake_stats(time_of(request))}, {"cublas_tn", fake_stats(50.0)},
+                         {"cublas_nn", fake_stats(51.0)}, {"cublaslt_heuristic", fake_stats(49.0)},
+                         {"cublaslt_autotune", fake_stats(48.0)}}}};
+    throw std::runtime_error(fmt::format("unknown op '{}'", op));
+  }
+
+ private:
+  static DeviceInfo device() {
+    DeviceInfo d;
+    d.name = "Fake GPU (cuda-l2-tune tests)";
+    d.cc_major = 9;
+    d.cc_minor = 0;
+    d.num_sms = 132;
+    d.l2_bytes = 50 << 20;
+    d.smem_optin_bytes = 227 * 1024;
+    d.smem_per_sm_bytes = 228 * 1024;
+    d.regs_per_sm = 65536;
+    d.global_mem_bytes = d.free_mem_bytes = 140ll << 30;
+    d.driver_version = d.cuda_runtime_version = "fake";
+    d.cublas_version = d.nvrtc_version = "fake";
+    return d;
+  }
+
+  static double time_of(const json& request) {
+    const std::string hash = content_hash(request.at("config").dump());
+    return 10.0 + double(std::stoul(hash.substr(0, 6), nullptr, 16) % 1000) / 10.0;
+  }
+
+  json trial(const json& request) {
+    if (const char* delay = std::getenv("CL2_FAKE_TRIAL_DELAY_MS"))
+      std::this_thread::sleep_for(std::chrono::milliseconds(std::atoi(delay)));
+    const KernelConfig config = KernelConfig::from_json(request.at("config").dump());
+    const auto fault = config.params.find("FAULT");
+    if (fault != config.params.end() && fault->second == 1) {
+      std::fputs("fake worker: simulated illegal memory access\n", stderr);
+      _exit(3);
+    }
+    if (fault != config.params.end() && fault->second == 2)
+      for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
+    return {{"ok", true}, {"status", "ok"}, {"max_diff", 0.0}, {"tolerance", 0.01},
+            {"stats", fake_stats(time_of(request))}, {"reference_stats", fake_stats(48.0)}};
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<WorkerBackend> make_fake_backend(const WorkerOptions&) {
+  return std::make_unique<FakeBackend>();
+}
+
+}  // namespace cl2

@@ -1,0 +1,241 @@
+// The worker's GPU side: owns the device, the problem's buffers, cuBLAS and the timers.
+#include <fmt/format.h>
+
+#include <memory>
+#include <optional>
+
+#include "compiler/kernel_compiler.hpp"
+#include "core/errors.hpp"
+#include "core/verification.hpp"
+#include "gpu/cublas_providers.hpp"
+#include "gpu/cuda_check.hpp"
+#include "gpu/device_query.hpp"
+#include "gpu/prepared_kernel.hpp"
+#include "gpu/utility_kernels.hpp"
+#include "runner/protocol.hpp"
+#include "runner/worker_backend.hpp"
+
+namespace cl2 {
+
+namespace {
+
+using nlohmann::json;
+
+constexpr unsigned char kPoisonByte = 0xff;  // fp16 0xffff is a NaN: unwritten outputs fail
+
+json baseline_json(const std::string& provider, const TimingStats& s, double max_diff,
+                   const std::string& detail) {
+  return {{"provider", provider}, {"stats", to_json(s)}, {"max_diff", max_diff}, {"detail", detail}};
+}
+
+class GpuBackend final : public WorkerBackend {
+ public:
+  explicit GpuBackend(const WorkerOptions& options)
+      : compiler_(options.cache_dir), device_(query_device(options.device)) {
+    CL2_CUDA(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+    timer_ = std::make_unique<IntervalTimer>(stream_);
+    utility_ = std::make_unique<UtilityKernels>(compiler_, device_limits(device_).nvrtc_arch());
+    cublas_ = std::make_unique<CublasProviders>();
+  }
+
+  json handle(const json& request) override {
+    const std::string op = request.value("op", "");
+    if (op == "hello") return {{"ok", true}, {"device", device_}};
+    if (op == "problem") return set_problem(problem_from_json(request.at("problem")));
+    if (!buffers_) throw std::runtime_error("no problem set: send op=problem first");
+    if (op == "baselines") return baselines(request.value("max_algos", 64),
+                                            stop_rule_from_json(request.at("screen")),
+                                            stop_rule_from_json(request.at("final")));
+    if (op == "trial") return trial(request);
+    if (op == "final") return final_round(request);
+    throw std::runtime_error(fmt::format("unknown op '{}'", op));
+  }
+
+ private:
+  json set_problem(const Problem& problem) {
+    buffers_.reset();
+    best_lt_.reset();
+    heuristic_lt_.reset();
+    const GemmShape& s = problem.shape;
+    const std::size_t a_bytes = std::size_t(s.m * s.k * 2), b_bytes = std::size_t(s.k * s.n * 2);
+    const std::size_t c_bytes = std::size_t(s.m * s.n * 2), ref_bytes = std::size_t(s.m * s.n * 4);
+    const std::size_t needed = std::size_t(problem_device_bytes(s));
+    size_t free_bytes = 0, total_bytes = 0;
+    CL2_CUDA(cudaMemGetInfo(&free_bytes, &total_bytes));
+    const std::size_t reserve = std::size_t(1) << 30;  // kernel workspaces, cuBLAS, graphs
+    if (needed + reserve > free_bytes)
+      throw UserError(fmt::format(
+          "shape {}: needs {:.1f} GiB of GPU memory for inputs, references and output, {} has "
+          "{:.1f} GiB free; remove or split this shape",
+          problem.text(), double(needed) / (1 << 30), device_.name, double(free_bytes) / (1 << 30)));
+    auto buffers = std::make_unique<ProblemBuffers>();
+    buffers->problem = problem;
+    buffers->c = DeviceBuffer(c_bytes);
+    const float scales[2] = {1.0f, 4.0f};  // [-0.5, 0.5] and [-2, 2]
+    json max_refs = json::array();
+    for (int set = 0; set < 2; ++set) {
+      InputSet& in = buffers->sets[std::size_t(set)];
+      in.a = DeviceBuffer(a_bytes);
+      in.b = DeviceBuffer(b_bytes);
+      in.ref = DeviceBuffer(ref_bytes);
+      in.scale = scales[set];
+      in.seed = 1000u + unsigned(set);
+      utility_->fill_uniform(in.a.get(), s.m * s.k, in.seed, in.scale, stream_);
+      utility_->fill_uniform(in.b.get(), s.k * s.n, in.seed + 7919u, in.scale, stream_);
+      cublas_->reference(*buffers, set, stream_);
+      in.max_abs_ref = utility_->max_abs(in.ref.as<float>(), s.m * s.n, stream_);
+      max_refs.push_back(in.max_abs_ref);
+    }
+    buffers_ = std::move(buffers);
+    return {{"ok", true}, {"max_abs_ref", max_refs}};
+  }
+
+  // max_diff of whatever `launch` writes into C, on input set `set`, C poisoned first.
+  double check(const std::function<void(cudaStream_t)>& launch, int set) {
+    const Problem& p = buffers_->problem;
+    CL2_CUDA(cudaMemsetAsync(buffers_->c.get(), kPoisonByte, buffers_->c.bytes(), stream_));
+    launch(stream_);
+    return utility_->max_abs_diff(buffers_->c.get(), buffers_->sets[std::size_t(set)].ref.as<float>(),
+                                  p.shape.m, p.shape.n, buffers_->ldc(), stream_);
+  }
+
+  double tolerance(int set) const {
+    return verification_tolerance(buffers_->problem.accum, buffers_->problem.shape.k,
+                                  buffers_->sets[std::size_t(set)].max_abs_ref);
+  }
+
+  json baselines(int max_algos, const StopRule& screen, const StopRule& final_rule) {
+    const Layout own = buffers_->problem.layout;
+    const Layout other = own == Layout::TN ? Layout::NN : Layout::TN;
+    TimedCall own_call = cublas_->gemm_ex(*buffers_, 0, own);
+    TimedCall other_call = cublas_->gemm_ex(*buffers_, 0, other);
+    const double own_diff = check(own_call.launch, 0);
+
+    const auto algorithms = cublas_->lt_algorithms(*buffers_, max_algos);
+    std::vector<TimedCall> lt_calls;
+    for (const auto& algo : algorithms) lt_calls.push_back(cublas_->lt_matmul(*buffers_, 0, algo));
+    std::vector<TimedCall> finals = {own_call, other_call};
+    json out = json::array();
+    double heuristic_diff = kNaN, best_diff = kNaN;
+    std::size_t best = 0;
+    if (!lt_calls.empty()) {
+      heuristic_lt_ = algorithms.front();
+      heuristic_diff = check(lt_calls.front().launch, 0);
+      const auto screened = timer_->interleaved(lt_calls, screen);
+      for (std::size_t i = 1; i < screened.size(); ++i)
+        if (screened[i].median_us < screened[best].median_us) best = i;
+      best_lt_ = algorithms[best];
+      best_diff = check(lt_calls[best].launch, 0);
+      finals.push_back(lt_calls.front());
+      finals.push_back(lt_calls[best]);
+    }
+    const auto stats = timer_->interleaved(finals, final_rule);
+    out.push_back(baseline_json(fmt::format("cublas_{}", to_string(own)), stats[0], own_diff, "GemmEx"));
+    out.push_back(baseline_json(fmt::format("cublas_{}", to_string(other)), stats[1], kNaN,
+                                "GemmEx reading B in the other layout (same cost, other product)"));
+    if (!lt_calls.empty()) {
+      out.push_back(baseline_json("cublaslt_heuristic", stats[2], heuristic_diff, "heuristic top-1"));
+      out.push_back(baseline_json("cublaslt_autotune", stats[3], best_diff,
+                                  fmt::format("algo #{} of {} tried", best, algorithms.size())));
+    }
+    return {{"ok", true}, {"baselines", out}, {"tolerance", tolerance(0)}};
+  }
+
+  // The library call candidates are timed against: cuBLASLt's autotuned algorithm, or cuBLAS.
+  TimedCall reference_call() {
+    if (best_lt_) return cublas_->lt_matmul(*buffers_, 0, *best_lt_);
+    return cublas_->gemm_ex(*buffers_, 0, buffers_->problem.layout);
+  }
+
+  json trial(const json& request) {
+    const LaunchGeometry geometry = launch_geometry_from_json(request.at("launch"));
+    std::unique_ptr<PreparedKernel> kernel;
+    try {
+      kernel = std::make_unique<PreparedKernel>(request.at("cubin").get<std::string>(), geometry,
+                                                *buffers_);
+    } catch (const GpuError& e) {
+      if (e.sticky) throw;
+      return {{"ok", true}, {"status", "launch_failed"}, {"reason", e.what()}};
+    }
+    json result = {{"ok", true}};
+    double worst = 0, worst_tol = 0;
+    for (int set = 0; set < 2; ++set) {
+      double diff;
+      try {
+        diff = check([&](cudaStream_t s) { kernel->launch(s, set); }, set);
+      } catch (const GpuError& e) {
+        if (e.sticky) throw;
+        return {{"ok", true}, {"status", "launch_failed"}, {"reason", e.what()}};
+      }
+      const double tol = tolerance(set);
+      if (!passes_verification(diff, tol))
+        return {{"ok", true}, {"status", "verify_failed"}, {"max_diff", diff}, {"tolerance", tol},
+                {"reason", fmt::format("max_diff {:.4g} above tolerance {:.4g} on input set {} "
+                                       "(uniform in [-{}, {}])",
+                                       diff, tol, set + 1, buffers_->sets[std::size_t(set)].scale / 2,
+                                       buffers_->sets[std::size_t(set)].scale / 2)}};
+      if (diff / tol >= worst / std::max(worst_tol, 1e-30)) {
+        worst = diff;
+        worst_tol = tol;
+      }
+    }
+    const StopRule rule = stop_rule_from_json(request.at("stop"));
+    TimedCall ours{"ours", [&](cudaStream_t s) { kernel->launch(s, 0); }};
+    const auto stats = timer_->interleaved({ours, reference_call()}, rule);
+    // Many launches later the answer must still be right (split-K counters reset, no races).
+    const double again = check(ours.launch, 0);
+    if (!passes_verification(again, tolerance(0)))
+      return {{"ok", true}, {"status", "verify_failed"}, {"max_diff", again}, {"tolerance", tolerance(0)},
+              {"reason", fmt::format("right on the first launch, max_diff {:.4g} after {} more", again,
+                                     stats[0].samples * stats[0].calls_per_sample)}};
+    result["status"] = "ok";
+    result["max_diff"] = worst;
+    result["tolerance"] = worst_tol;
+    result["stats"] = to_json(stats[0]);
+    result["reference_stats"] = to_json(stats[1]);
+    return result;
+  }
+
+  json final_round(const json& request) {
+    const LaunchGeometry geometry = launch_geometry_from_json(request.at("launch"));
+    PreparedKernel kernel(request.at("cubin").get<std::string>(), geometry, *buffers_);
+    TimedCall ours{"ours", [&](cudaStream_t s) { kernel.launch(s, 0); }};
+    const double diff = check(ours.launch, 0);
+    if (!passes_verification(diff, tolerance(0)))
+      throw std::runtime_error(fmt::format("winner failed re-verification: max_diff {:.4g}", diff));
+    const Layout own = buffers_->problem.layout;
+    const Layout other = own == Layout::TN ? Layout::NN : Layout::TN;
+    std::vector<TimedCall> calls = {ours, cublas_->gemm_ex(*buffers_, 0, own),
+                                    cublas_->gemm_ex(*buffers_, 0, other)};
+    if (heuristic_lt_) calls.push_back(cublas_->lt_matmul(*buffers_, 0, *heuristic_lt_));
+    if (best_lt_) calls.push_back(cublas_->lt_matmul(*buffers_, 0, *best_lt_));
+    const auto stats = timer_->interleaved(calls, stop_rule_from_json(request.at("stop")));
+    json times = {{"ours", to_json(stats[0])},
+                  {fmt::format("cublas_{}", to_string(own)), to_json(stats[1])},
+                  {fmt::format("cublas_{}", to_string(other)), to_json(stats[2])}};
+    if (heuristic_lt_) times["cublaslt_heuristic"] = to_json(stats[3]);
+    if (best_lt_) times["cublaslt_autotune"] = to_json(stats[heuristic_lt_ ? 4 : 3]);
+    return {{"ok", true}, {"times", times}, {"max_diff", diff}};
+  }
+
+  static constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+  KernelCompiler compiler_;
+  DeviceInfo device_;
+  cudaStream_t stream_ = nullptr;
+  std::unique_ptr<IntervalTimer> timer_;
+  std::unique_ptr<UtilityKernels> utility_;
+  std::unique_ptr<CublasProviders> cublas_;
+  std::unique_ptr<ProblemBuffers> buffers_;
+  std::optional<LtAlgorithm> best_lt_, heuristic_lt_;
+};
+
+}  // namespace
+
+std::unique_ptr<WorkerBackend> make_gpu_backend(const WorkerOptions& options) {
+  const std::string reason = gpu_unavailable_reason(options.device);
+  if (!reason.empty()) throw UserError(reason);
+  return std::make_unique<GpuBackend>(options);
+}
+
+}  // namespace cl2

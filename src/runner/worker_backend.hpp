@@ -1,0 +1,32 @@
+#pragma once
+// What answers the worker's requests: the GPU backend, or a fake one that lets the CPU tests drive
+// the whole tuning loop (process management, resume, fault recovery) without a GPU.
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace cl2 {
+
+class WorkerBackend {
+ public:
+  virtual ~WorkerBackend() = default;
+  // Answers one request (see protocol.hpp). Throws GpuError on CUDA failures; a sticky one ends
+  // the worker after its reply.
+  virtual nlohmann::json handle(const nlohmann::json& request) = 0;
+};
+
+struct WorkerOptions {
+  int device = 0;
+  std::string cache_dir;
+  bool fake = false;
+};
+
+std::unique_ptr<WorkerBackend> make_gpu_backend(const WorkerOptions& options);
+std::unique_ptr<WorkerBackend> make_fake_backend(const WorkerOptions& options);
+
+// The worker process's main loop: requests on stdin, replies on the original stdout (the loop
+// moves stdout to stderr first, so library chatter cannot corrupt the protocol). Returns the exit
+// status.
+int run_worker(const WorkerOptions& options);
+
+}  // namespace cl2

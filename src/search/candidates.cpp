@@ -1,0 +1,205 @@
+#include "search/candidates.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <set>
+#include <stdexcept>
+
+#include "core/errors.hpp"
+
+namespace cl2 {
+
+namespace {
+
+void add_problem_variables(ExprVariables& vars, const Problem& problem) {
+  vars["M"] = problem.shape.m;
+  vars["N"] = problem.shape.n;
+  vars["K"] = problem.shape.k;
+  vars["LAYOUT_TN"] = std::int64_t(problem.layout == Layout::TN);
+  vars["ACCUM_F16"] = std::int64_t(problem.accum == Accum::F16);
+}
+
+std::int64_t eval_int(const Expr& expr, const ExprVariables& vars) { return as_int(expr.eval(vars)); }
+
+std::string diversity_key(const Candidate& c) {
+  std::string key = c.family->name;
+  for (const auto& name : c.family->diversity) key += fmt::format(" {}", c.config.at(name));
+  return key;
+}
+
+}  // namespace
+
+ExprVariables config_variables(const FamilySpec& family, const KernelConfig& config,
+                               const Problem& problem, const DeviceLimits& device) {
+  ExprVariables vars;
+  add_problem_variables(vars, problem);
+  device.add_to(vars);
+  for (const auto& [name, value] : config.params) vars[name] = value;
+  for (const auto& [name, expr] : family.defines) vars[name] = expr.eval(vars);
+  return vars;
+}
+
+LaunchGeometry launch_geometry(const FamilySpec& family, const ExprVariables& vars) {
+  LaunchGeometry g;
+  g.threads = int(eval_int(family.launch.threads, vars));
+  for (int i = 0; i < 3; ++i) {
+    g.grid[i] = eval_int(family.launch.grid[i], vars);
+    g.cluster[i] = int(eval_int(family.launch.cluster[i], vars));
+  }
+  g.smem_bytes = eval_int(family.launch.smem_bytes, vars);
+  g.workspace_bytes = eval_int(family.launch.workspace_bytes, vars);
+  for (const auto& tm : family.tensor_maps) {
+    if (tm.when && !as_bool(tm.when->eval(vars))) continue;
+    g.tensor_maps.push_back({tm.operand, int(eval_int(tm.box_inner, vars)),
+                             int(eval_int(tm.box_outer, vars)), tm.swizzle_bytes});
+  }
+  for (const auto& [param, field] : family.runtime_params)
+    g.runtime[field] = as_int(vars.at(param));
+  return g;
+}
+
+namespace {
+
+// Parameters in enumeration order (compile-time ones first, runtime ones last, so that most
+// constraints can be checked before the runtime knobs multiply the combinations), and for each
+// depth the defines and constraints whose names are all bound once that parameter is.
+struct EnumerationPlan {
+  std::vector<std::pair<std::string, const std::vector<std::int64_t>*>> axes;
+  std::vector<std::vector<const std::pair<std::string, Expr>*>> defines_at;
+  std::vector<std::vector<const Constraint*>> constraints_at;
+};
+
+EnumerationPlan make_plan(const FamilySpec& family) {
+  EnumerationPlan plan;
+  for (int runtime = 0; runtime < 2; ++runtime)
+    for (const auto& [name, values] : family.params)
+      if (int(family.runtime_params.count(name)) == runtime) plan.axes.emplace_back(name, &values);
+  const std::size_t depth_count = plan.axes.size();
+  plan.defines_at.resize(depth_count);
+  plan.constraints_at.resize(depth_count);
+  std::map<std::string, std::size_t> bound_at;  // name -> depth at which it becomes known
+  for (std::size_t d = 0; d < depth_count; ++d) bound_at[plan.axes[d].first] = d;
+  auto depth_of = [&](const Expr& expr) {
+    std::size_t depth = 0;
+    for (const auto& name : expr.names())
+      if (auto it = bound_at.find(name); it != bound_at.end()) depth = std::max(depth, it->second);
+    return depth;  // names not bound here come from the problem or the device
+  };
+  for (const auto& define : family.defines) {
+    const std::size_t d = depth_of(define.second);
+    plan.defines_at[d].push_back(&define);
+    bound_at[define.first] = d;
+  }
+  for (const auto& constraint : family.constraints)
+    plan.constraints_at[depth_of(constraint.rule)].push_back(&constraint);
+  return plan;
+}
+
+struct Enumerator {
+  const FamilySpec& family;
+  const EnumerationPlan& plan;
+  std::map<std::string, std::int64_t>* rejections;
+  KernelConfig config;
+  ExprVariables vars;
+  std::vector<Candidate> out;
+
+  void visit(std::size_t depth) {
+    if (depth == plan.axes.size()) {
+      out.push_back({&family, config, launch_geometry(family, vars), as_double(family.cost_us.eval(vars))});
+      return;
+    }
+    const auto& [name, values] = plan.axes[depth];
+    for (std::int64_t value : *values) {
+      config.params[name] = value;
+      vars[name] = value;
+      for (const auto* define : plan.defines_at[depth]) vars[define->first] = define->second.eval(vars);
+      const Constraint* broken = nullptr;
+      for (const Constraint* constraint : plan.constraints_at[depth])
+        if (!as_bool(constraint->rule.eval(vars))) {
+          broken = constraint;
+          break;
+        }
+      if (broken) {
+        if (rejections) ++(*rejections)[broken->why];
+        continue;
+      }
+      visit(depth + 1);
+    }
+  }
+};
+
+}  // namespace
+
+std::vector<Candidate> enumerate_family(const FamilySpec& family, const Problem& problem,
+                                        const DeviceLimits& device,
+                                        std::map<std::string, std::int64_t>* rejections) {
+  if (!family.supports_cc(device.cc)) return {};
+  const EnumerationPlan plan = make_plan(family);
+  Enumerator e{family, plan, rejections, {family.name, {}}, {}, {}};
+  add_problem_variables(e.vars, problem);
+  device.add_to(e.vars);
+  e.visit(0);
+  // Cheapest first; equal costs by the config's text, computed once per candidate.
+  std::vector<std::pair<std::string, std::size_t>> keys;
+  for (std::size_t i = 0; i < e.out.size(); ++i) keys.emplace_back(e.out[i].config.to_json(), i);
+  std::sort(keys.begin(), keys.end(), [&](const auto& x, const auto& y) {
+    const double cx = e.out[x.second].cost_us, cy = e.out[y.second].cost_us;
+    return cx != cy ? cx < cy : x.first < y.first;
+  });
+  std::vector<Candidate> out;
+  out.reserve(keys.size());
+  for (const auto& key : keys) out.push_back(std::move(e.out[key.second]));
+  return out;
+}
+
+std::vector<Candidate> plan_candidates(const std::vector<const FamilySpec*>& families,
+                                       const Problem& problem, const DeviceLimits& device,
+                                       std::size_t max_candidates) {
+  std::vector<Candidate> all;
+  std::vector<Candidate> keep;  // each family's two best, guaranteed a place
+  std::map<std::string, std::int64_t> rejections;
+  std::string unsupported;
+  for (const FamilySpec* family : families) {
+    if (!family->supports_cc(device.cc)) {
+      unsupported += fmt::format(" {} needs compute capability {}..{};", family->name,
+                                 family->min_cc, family->max_cc);
+      continue;
+    }
+    auto found = enumerate_family(*family, problem, device, &rejections);
+    for (std::size_t i = 0; i < found.size(); ++i) (i < 2 ? keep : all).push_back(std::move(found[i]));
+  }
+  if (all.empty() && keep.empty()) {
+    std::string reason = unsupported;
+    if (!rejections.empty()) {
+      auto worst = std::max_element(rejections.begin(), rejections.end(),
+                                    [](auto& x, auto& y) { return x.second < y.second; });
+      reason += fmt::format(" the rule '{}' excludes it", worst->first);
+    }
+    throw UserError(fmt::format("shape {}: no kernel variant of the selected families applies:{}; "
+                                "change the shape (pad it) or pick another --family/--layout",
+                                problem.text(), reason));
+  }
+  auto by_cost = [](const Candidate& x, const Candidate& y) { return x.cost_us < y.cost_us; };
+  std::stable_sort(all.begin(), all.end(), by_cost);
+  const std::size_t room = max_candidates == 0 ? all.size() + keep.size() : max_candidates;
+  if (keep.size() > room) {
+    std::stable_sort(keep.begin(), keep.end(), by_cost);
+    keep.resize(room);
+  }
+  // First the cheapest of each distinct diversity key, then the rest by cost.
+  std::set<std::string> seen;
+  for (const auto& c : keep) seen.insert(diversity_key(c));
+  std::vector<bool> taken(all.size(), false);
+  for (std::size_t i = 0; i < all.size() && keep.size() < room; ++i)
+    if (seen.insert(diversity_key(all[i])).second) {
+      keep.push_back(all[i]);
+      taken[i] = true;
+    }
+  for (std::size_t i = 0; i < all.size() && keep.size() < room; ++i)
+    if (!taken[i]) keep.push_back(all[i]);
+  std::stable_sort(keep.begin(), keep.end(), by_cost);
+  return keep;
+}
+
+}  // namespace cl2

@@ -1,0 +1,59 @@
+#pragma once
+// Enumerates a family's space for one problem on one device: every parameter combination that
+// meets the family's constraints, with its launch geometry and modelled cost, cheapest first.
+#include <array>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "core/kernel_config.hpp"
+#include "core/problem.hpp"
+#include "search/device_limits.hpp"
+#include "search/family_spec.hpp"
+
+namespace cl2 {
+
+struct TensorMapBox {
+  std::string operand;  // "a", "b" or "c"
+  int box_inner = 0, box_outer = 0, swizzle_bytes = 0;
+};
+
+struct LaunchGeometry {
+  int threads = 0;
+  std::array<std::int64_t, 3> grid{1, 1, 1};
+  std::array<int, 3> cluster{1, 1, 1};
+  std::int64_t smem_bytes = 0;
+  std::int64_t workspace_bytes = 0;
+  std::vector<TensorMapBox> tensor_maps;
+  std::map<std::string, std::int64_t> runtime;  // Cl2GemmParams field -> value
+};
+
+struct Candidate {
+  const FamilySpec* family = nullptr;
+  KernelConfig config;
+  LaunchGeometry launch;
+  double cost_us = 0;
+};
+
+// Problem and device variables every expression may use, plus the config's params and defines.
+ExprVariables config_variables(const FamilySpec& family, const KernelConfig& config,
+                               const Problem& problem, const DeviceLimits& device);
+
+LaunchGeometry launch_geometry(const FamilySpec& family, const ExprVariables& vars);
+
+// All valid configs of `family` for the problem, cheapest modelled cost first (ties broken by the
+// config text, so the order is deterministic). `rejections` counts, per constraint text, how many
+// combinations it removed.
+std::vector<Candidate> enumerate_family(const FamilySpec& family, const Problem& problem,
+                                        const DeviceLimits& device,
+                                        std::map<std::string, std::int64_t>* rejections = nullptr);
+
+// The candidates to try for a problem: the union of the families' valid configs, cheapest first,
+// cut to `max_candidates` (0 = all) while keeping each family's two best in the list. Throws
+// UserError when no family has a valid config, naming the constraint that removed the most.
+std::vector<Candidate> plan_candidates(const std::vector<const FamilySpec*>& families,
+                                       const Problem& problem, const DeviceLimits& device,
+                                       std::size_t max_candidates);
+
+}  // namespace cl2

@@ -1,0 +1,76 @@
+#pragma once
+// A template family as its space file (configs/spaces/<family>.json) describes it: the template,
+// the architectures it runs on, parameter domains, constraints, derived compile-time constants,
+// launch geometry, the tensor maps the host must encode, and a cost model that orders candidates.
+// Every rule is an Expr over parameters, problem (M, N, K, LAYOUT_TN, ACCUM_F16) and device
+// (CC, NUM_SMS, SMEM_OPTIN, ...), so a new family is a new .cuh plus a new .json.
+#include <array>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/expr.hpp"
+
+namespace cl2 {
+
+struct Constraint {
+  Expr rule;
+  std::string why;  // shown when a shape breaks the rule for every candidate
+};
+
+// A TMA descriptor the runner encodes for each launch (operand "a", "b" or "c"); box sizes are
+// expressions, the global extent and stride come from the operand and the problem.
+struct TensorMapSpec {
+  std::string operand;
+  Expr box_inner, box_outer;
+  int swizzle_bytes = 128;           // 0, 32, 64 or 128
+  std::optional<Expr> when;          // encoded only where this holds (e.g. a TMA-store epilogue)
+};
+
+struct LaunchSpec {
+  Expr threads;
+  std::array<Expr, 3> grid;
+  std::array<Expr, 3> cluster;
+  Expr smem_bytes;
+  Expr workspace_bytes;
+};
+
+struct FamilySpec {
+  std::string name;
+  std::string description;
+  std::string template_source;        // the .cuh text
+  std::string template_path;
+  int min_cc = 0, max_cc = 0;
+  std::map<std::string, std::vector<std::int64_t>> params;   // sorted by name
+  std::map<std::string, std::string> runtime_params;         // param -> Cl2GemmParams field
+  std::vector<std::pair<std::string, Expr>> defines;         // in file order
+  std::vector<Constraint> constraints;
+  LaunchSpec launch;
+  std::vector<TensorMapSpec> tensor_maps;
+  Expr cost_us;
+  // Params whose values make candidates genuinely different; the plan takes the cheapest of each
+  // distinct combination first, so a short list is not filled with near-copies of one config.
+  std::vector<std::string> diversity;
+  std::vector<std::string> compile_options;                  // extra NVRTC flags
+
+  bool supports_cc(int cc) const { return cc >= min_cc && cc <= max_cc; }
+};
+
+// Parses a space file; `source` names it in errors, `read_template` loads the template it names.
+FamilySpec parse_family_spec(const std::string& json_text, const std::string& source,
+                             const std::string& template_text, const std::string& template_path);
+
+// The families compiled into the binary (configs/spaces/*.json), by name.
+const std::map<std::string, FamilySpec>& builtin_families();
+
+// A family from a space file on disk; its "template" path is relative to the space file.
+FamilySpec load_family_file(const std::string& path);
+
+// Resolves --family values ("sm80", "sm80,sm90", "all") against the built-in families and the
+// extra ones; throws UserError naming the unknown family and listing the known ones.
+std::vector<const FamilySpec*> select_families(const std::vector<std::string>& names,
+                                               const std::vector<FamilySpec>& extra);
+
+}  // namespace cl2

@@ -1,0 +1,54 @@
+#include "tune/progress.hpp"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <cstdio>
+
+namespace cl2 {
+
+std::string format_duration(double seconds) {
+  const long s = long(seconds + 0.5);
+  if (s < 60) return fmt::format("{}s", s);
+  if (s < 3600) return fmt::format("{}m{:02}s", s / 60, s % 60);
+  return fmt::format("{}h{:02}m", s / 3600, (s % 3600) / 60);
+}
+
+Progress::Progress(std::size_t total_units) : total_(total_units), tty_(isatty(STDERR_FILENO)) {}
+
+void Progress::clear_status() {
+  if (tty_ && status_shown_) std::fputs("\r\033[K", stderr);
+  status_shown_ = false;
+}
+
+void Progress::line(const std::string& text) {
+  clear_status();
+  std::fprintf(stderr, "%s\n", text.c_str());
+  std::fflush(stderr);
+}
+
+void Progress::status(const std::string& text) {
+  const auto now = Clock::now();
+  if (tty_) {
+    std::fprintf(stderr, "\r\033[K%s", text.c_str());
+    status_shown_ = true;
+  } else if (now - last_print_ >= std::chrono::seconds(10)) {
+    std::fprintf(stderr, "%s\n", text.c_str());
+    last_print_ = now;
+  }
+  std::fflush(stderr);
+}
+
+void Progress::add_units(std::ptrdiff_t delta) {
+  total_ = std::size_t(std::max<std::ptrdiff_t>(std::ptrdiff_t(done_), std::ptrdiff_t(total_) + delta));
+}
+
+void Progress::unit_done() { ++done_; }
+
+std::string Progress::eta() const {
+  if (done_ == 0 || total_ <= done_) return "";
+  const double elapsed = std::chrono::duration<double>(Clock::now() - start_).count();
+  return "ETA " + format_duration(elapsed / double(done_) * double(total_ - done_));
+}
+
+}  // namespace cl2

@@ -1,0 +1,33 @@
+#pragma once
+// Everything `cuda-l2-tune tune` is told on its command line.
+#include <string>
+#include <vector>
+
+#include "core/shape_file.hpp"
+
+namespace cl2 {
+
+struct TuneOptions {
+  std::string shapes_path;
+  std::string db_path = "db/tuning.sqlite";
+  std::vector<std::string> families = {"all"};
+  std::vector<std::string> space_files;  // extra families from space files on disk
+  ShapeDefaults defaults;
+  std::size_t max_candidates = 24;       // per shape, after ordering by the cost model
+  double budget_seconds = 0;             // 0 = no limit
+  bool compile_only = false;
+  std::string arch;                      // compile-only target when no GPU decides it
+  int device = 0;
+  std::string cache_dir;
+  double watchdog_seconds = 120;
+  bool retune = false;                   // redo shapes that already have a winner
+  bool fake_gpu = false;                 // tests: a worker that makes numbers up
+  bool verbose = false;
+  std::string command_line;              // recorded with the run
+};
+
+// Exit status: 0 all shapes tuned; 1 some shape got no verified winner; UserError for bad input.
+int run_tune(const TuneOptions& options);
+int run_compile_only(const TuneOptions& options);
+
+}  // namespace cl2

@@ -1,0 +1,51 @@
+#pragma once
+// State shared by the stages of one tuning run: options, database, worker, device, progress.
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "db/tuning_db.hpp"
+#include "runner/worker_client.hpp"
+#include "search/device_limits.hpp"
+#include "search/family_spec.hpp"
+#include "tune/candidate_build.hpp"
+#include "tune/progress.hpp"
+#include "tune/tune_options.hpp"
+
+namespace cl2 {
+
+struct ShapeOutcome {
+  bool skipped = false;      // already tuned by an earlier run
+  bool has_winner = false;
+  double winner_us = 0;
+  double speedup_vs_cublas_max = 0;
+  double speedup_vs_cublaslt_autotune = 0;
+  std::string winner_label;
+  int timed = 0, failed = 0, reused = 0;
+  std::string failure;       // why no winner
+};
+
+struct TuneSession {
+  const TuneOptions& options;
+  std::unique_ptr<TuningDb> db;
+  std::unique_ptr<WorkerClient> worker;
+  std::unique_ptr<KernelCompiler> compiler;
+  std::vector<FamilySpec> extra_families;
+  DeviceInfo device;
+  DeviceLimits limits;
+  std::int64_t device_id = 0;
+  std::int64_t run_id = 0;
+  std::unique_ptr<Progress> progress;
+  std::optional<Problem> worker_problem;  // the problem the live worker holds, with baselines
+  double deadline_seconds = 0;            // elapsed-time budget end (0 = none)
+};
+
+// Tunes one problem: baselines, each pending candidate verified and timed, the winner re-timed
+// against the libraries and stored. Candidates that already have a trial are not run again.
+ShapeOutcome tune_problem(TuneSession& session, const Problem& problem,
+                          const std::vector<BuiltCandidate>& candidates, double shape_budget_seconds);
+
+// Sends `request` to the worker; on a lost worker, records nothing and returns the reply as is.
+WorkerReply ask_worker(TuneSession& session, const nlohmann::json& request, double timeout_seconds);
+
+}  // namespace cl2

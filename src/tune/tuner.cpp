@@ -1,0 +1,176 @@
+#include <fmt/format.h>
+
+#include <chrono>
+#include <cmath>
+
+#include "core/errors.hpp"
+#include "gpu/device_query.hpp"
+#include "report/speedup_stats.hpp"
+#include "runner/protocol.hpp"
+#include "tune/tune_session.hpp"
+
+namespace cl2 {
+
+namespace {
+
+using nlohmann::json;
+
+std::vector<FamilySpec> load_extra_families(const TuneOptions& options) {
+  std::vector<FamilySpec> extra;
+  for (const auto& path : options.space_files) extra.push_back(load_family_file(path));
+  return extra;
+}
+
+std::vector<std::vector<Candidate>> plan_all(const std::vector<Problem>& problems,
+                                             const std::vector<const FamilySpec*>& families,
+                                             const DeviceLimits& limits, std::size_t max_candidates) {
+  std::vector<std::vector<Candidate>> plans;
+  for (const auto& problem : problems)
+    plans.push_back(plan_candidates(families, problem, limits, max_candidates));
+  return plans;
+}
+
+void check_memory(const std::vector<Problem>& problems, const DeviceInfo& device) {
+  constexpr std::int64_t kReserve = std::int64_t(1) << 30;
+  for (const auto& p : problems) {
+    const std::int64_t needed = problem_device_bytes(p.shape);
+    if (needed + kReserve > device.free_mem_bytes)
+      throw UserError(fmt::format(
+          "shape {}: needs {:.1f} GiB of GPU memory, {} has {:.1f} GiB free; remove or split this "
+          "shape in the shapes file",
+          p.shape.text(), double(needed) / double(1 << 30), device.name,
+          double(device.free_mem_bytes) / double(1 << 30)));
+  }
+}
+
+std::vector<std::vector<BuiltCandidate>> compile_stage(const TuneOptions& options,
+                                                       const std::vector<Problem>& problems,
+                                                       const std::vector<std::vector<Candidate>>& plans,
+                                                       const KernelCompiler& compiler,
+                                                       const std::string& arch, BuildCounts& counts) {
+  Progress progress(0);
+  std::size_t planned = 0;
+  for (const auto& plan : plans) planned += plan.size();
+  progress.line(fmt::format("compiling {} candidates of {} shapes for {} (cache {})", planned,
+                            problems.size(), arch, options.cache_dir));
+  auto built = build_candidates(problems, plans, arch, compiler, counts,
+                                [&](std::size_t done, std::size_t total) {
+                                  progress.status(fmt::format("  compiled {}/{}", done, total));
+                                });
+  progress.line(fmt::format("compiled {} unique kernels for {}: {} from cache, {} failed, {} rejected "
+                            "(spills or ptxas warnings)",
+                            counts.unique, arch, counts.from_cache, counts.failed, counts.rejected));
+  return built;
+}
+
+}  // namespace
+
+int run_compile_only(const TuneOptions& options) {
+  const auto problems = load_shape_file(options.shapes_path, options.defaults);
+  const auto extra = load_extra_families(options);
+  const auto families = select_families(options.families, extra);
+  DeviceLimits limits;
+  if (!options.arch.empty()) {
+    limits = limits_for_arch(options.arch);
+  } else if (gpu_unavailable_reason(options.device).empty()) {
+    limits = device_limits(query_device(options.device));
+  } else {
+    limits = limits_for_arch("sm_90a");
+    std::fprintf(stderr, "no GPU here: compiling for sm_90a (H100/H200); --arch picks another\n");
+  }
+  const auto plans = plan_all(problems, families, limits, options.max_candidates);
+  if (options.verbose)
+    for (std::size_t i = 0; i < problems.size(); ++i) {
+      std::fprintf(stderr, "%s: %zu candidates\n", problems[i].text().c_str(), plans[i].size());
+      for (const auto& c : plans[i])
+        std::fprintf(stderr, "  %8.1f us  %s\n", c.cost_us, c.config.label().c_str());
+    }
+  KernelCompiler compiler(options.cache_dir);
+  BuildCounts counts;
+  compile_stage(options, problems, plans, compiler, limits.nvrtc_arch(), counts);
+  if (counts.failed > 0) {
+    std::fprintf(stderr, "%zu kernels failed to compile; logs are in %s/*.json\n", counts.failed,
+                 options.cache_dir.c_str());
+    return 1;
+  }
+  return 0;
+}
+
+int run_tune(const TuneOptions& options) {
+  if (options.compile_only) return run_compile_only(options);
+  const auto problems = load_shape_file(options.shapes_path, options.defaults);
+  TuneSession s{options};
+  s.extra_families = load_extra_families(options);
+  const auto families = select_families(options.families, s.extra_families);
+  if (!options.fake_gpu) {
+    if (const std::string reason = gpu_unavailable_reason(options.device); !reason.empty())
+      throw UserError(reason);
+  }
+  s.compiler = std::make_unique<KernelCompiler>(options.cache_dir);
+  s.worker = std::make_unique<WorkerClient>(WorkerOptions{options.device, options.cache_dir, options.fake_gpu});
+  const WorkerReply hello = ask_worker(s, {{"op", "hello"}}, 120);
+  if (!hello.answered || !hello.body.value("ok", false)) {
+    const std::string why = hello.answered ? hello.body.value("error", "") : hello.failure;
+    if (hello.answered && hello.body.value("user_error", false)) throw UserError(why);
+    throw std::runtime_error("the GPU worker did not start: " + why);
+  }
+  s.device = hello.body.at("device").get<DeviceInfo>();
+  s.limits = device_limits(s.device);
+  // Every input is checked before the database is touched: a bad shape leaves it as it was.
+  check_memory(problems, s.device);
+  const auto plans = plan_all(problems, families, s.limits, options.max_candidates);
+  s.db = TuningDb::open(options.db_path, DbMode::ReadWrite);
+
+  BuildCounts counts;
+  const auto built = compile_stage(options, problems, plans, *s.compiler, s.limits.nvrtc_arch(), counts);
+  s.device_id = s.db->upsert_device(s.device);
+  s.run_id = s.db->begin_run(options.command_line, options.shapes_path);
+  std::size_t units = 0;
+  for (const auto& plan : built) units += plan.size();
+  s.progress = std::make_unique<Progress>(units);
+  s.progress->line(fmt::format("tuning {} shapes on {} (sm_{}, {} SMs); database {}", problems.size(),
+                               s.device.name, s.device.cc(), s.device.num_sms, options.db_path));
+  const auto start = std::chrono::steady_clock::now();
+  std::vector<double> vs_lt, vs_cublas;
+  int missing = 0;
+  for (std::size_t i = 0; i < problems.size(); ++i) {
+    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const double share = options.budget_seconds > 0
+                             ? std::max(0.0, options.budget_seconds - elapsed) / double(problems.size() - i)
+                             : 0.0;
+    s.progress->line(fmt::format("[{}/{}] {}: {} candidates {}", i + 1, problems.size(),
+                                 problems[i].text(), built[i].size(), s.progress->eta()));
+    ShapeOutcome outcome;
+    try {
+      outcome = tune_problem(s, problems[i], built[i], share);
+    } catch (const UserError&) {
+      s.db->finish_run(s.run_id, "failed");
+      throw;
+    }
+    if (outcome.has_winner) {
+      vs_lt.push_back(outcome.speedup_vs_cublaslt_autotune);
+      vs_cublas.push_back(outcome.speedup_vs_cublas_max);
+      s.progress->line(fmt::format(
+          "  {} {:.2f} us: {:.3f}x vs cuBLASLt-autotune, {:.3f}x vs cuBLAS-max ({} timed, {} failed, "
+          "{} from earlier runs){}{}",
+          outcome.skipped ? "already tuned:" : "winner", outcome.winner_us,
+          outcome.speedup_vs_cublaslt_autotune, outcome.speedup_vs_cublas_max, outcome.timed,
+          outcome.failed, outcome.reused, outcome.winner_label.empty() ? "" : "\n    ",
+          outcome.winner_label));
+    } else {
+      ++missing;
+      s.progress->line(fmt::format("  no winner: {}", outcome.failure));
+    }
+  }
+  s.db->finish_run(s.run_id, missing == 0 ? "completed" : "completed_with_failures");
+  const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const SpeedupStats lt = speedup_stats(vs_lt), cublas = speedup_stats(vs_cublas);
+  s.progress->line(fmt::format(
+      "done in {}: {} of {} shapes have a verified winner; geomean speedup {:.3f}x vs "
+      "cuBLASLt-autotune, {:.3f}x vs cuBLAS-max (worker restarts: {})",
+      format_duration(total), problems.size() - std::size_t(missing), problems.size(), lt.geomean,
+      cublas.geomean, s.worker->restarts()));
+  return missing == 0 ? 0 : 1;
+}
+
+}  // namespace cl2
