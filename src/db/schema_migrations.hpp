@@ -1,0 +1,27 @@
+#pragma once
+// Versions of the tuning database's schema and the steps between them.
+//
+// How to change the schema: never edit db/schema.sql (version 1) or a shipped migration. Add
+// db/migrations/000N_<what>.sql (CMake embeds it), append {N, "db/migrations/000N_<what>.sql"}
+// to kSchemaMigrations in schema_migrations.cpp and raise kSchemaVersion in tuning_db.hpp to N.
+// Opening a database in ReadWrite mode applies every step above its user_version, in order,
+// inside one transaction, and sets user_version after each; a ReadOnly open of an older file asks
+// the user to upgrade it with a write-mode command first.
+#include <cstdint>
+#include <string>
+
+struct sqlite3;
+
+namespace cl2 {
+
+inline constexpr std::int32_t kApplicationId = 0x434C3254;  // "CL2T" in PRAGMA application_id
+
+// The one-line UserError for a database written by a newer build.
+[[noreturn]] void throw_newer_schema(const std::string& path, int version);
+
+// Brings a validated database up to kSchemaVersion; a no-op (and no write lock) when it is there.
+void migrate_schema(sqlite3* db, const std::string& path);
+
+int read_user_version(sqlite3* db);
+
+}  // namespace cl2

@@ -1,0 +1,327 @@
+// Reading and writing the records of the tuning database. Each record type has one column list
+// and one reader next to each other, so a SELECT and the code reading its row cannot drift apart.
+#include "db/tuning_db.hpp"
+
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+
+#include "db/sqlite_statement.hpp"
+
+namespace cl2 {
+namespace {
+
+// Timestamps are made by SQLite, so every row of a database uses one clock and one format.
+constexpr std::string_view kNowUtc = "strftime('%Y-%m-%dT%H:%M:%SZ', 'now')";
+
+// A problem is five consecutive parameters or columns: m, n, k, layout, accum.
+constexpr std::string_view kProblemMatch = "m = ? AND n = ? AND k = ? AND layout = ? AND accum = ?";
+
+void bind_problem(Statement& statement, int first, const Problem& problem) {
+  statement.bind_from(first, problem.shape.m, problem.shape.n, problem.shape.k,
+                      to_string(problem.layout), to_string(problem.accum));
+}
+
+Problem read_problem(const Statement& row, int first) {
+  Problem problem;
+  problem.shape = {row.column_int64(first), row.column_int64(first + 1),
+                   row.column_int64(first + 2)};
+  problem.layout = parse_layout(row.column_text(first + 3), "tuning database");
+  problem.accum = parse_accum(row.column_text(first + 4), "tuning database");
+  return problem;
+}
+
+// Steps an INSERT ... RETURNING id to completion, so that its commit errors surface here.
+std::int64_t returned_id(Statement& statement) {
+  if (!statement.step()) throw std::logic_error("INSERT ... RETURNING id returned no row");
+  const std::int64_t id = statement.column_int64(0);
+  statement.run();
+  return id;
+}
+
+DeviceInfo parse_device(const std::string& info_json) {
+  return nlohmann::json::parse(info_json).get<DeviceInfo>();
+}
+
+constexpr std::string_view kKernelColumns =
+    "kr.id, kr.family, kr.config_json, kr.source_hash, kr.arch, kr.compiled, kr.registers, "
+    "kr.stack_bytes, kr.spill_bytes, kr.smem_static_bytes, kr.compile_log";
+
+KernelRecord read_kernel(const Statement& row, int first) {
+  KernelRecord kernel;
+  kernel.id = row.column_int64(first);
+  kernel.family = row.column_text(first + 1);
+  kernel.config_json = row.column_text(first + 2);
+  kernel.source_hash = row.column_text(first + 3);
+  kernel.arch = row.column_text(first + 4);
+  kernel.compiled = row.column_int(first + 5) != 0;
+  kernel.registers = row.column_int(first + 6);
+  kernel.stack_bytes = row.column_int(first + 7);
+  kernel.spill_bytes = row.column_int(first + 8);
+  kernel.smem_static_bytes = row.column_int(first + 9);
+  kernel.compile_log = row.column_text(first + 10);
+  return kernel;
+}
+
+constexpr std::string_view kTrialColumns =
+    "id, run_id, device_id, kernel_id, m, n, k, layout, accum, status, reason, max_diff, "
+    "tolerance, time_us, spread_pct, samples, reference_us, created_at";
+
+TrialRecord read_trial(const Statement& row) {
+  TrialRecord trial;
+  trial.id = row.column_int64(0);
+  trial.run_id = row.column_int64(1);
+  trial.device_id = row.column_int64(2);
+  trial.kernel_id = row.column_int64(3);
+  trial.problem = read_problem(row, 4);
+  trial.status = parse_trial_status(row.column_text(9));
+  trial.reason = row.column_text(10);
+  trial.max_diff = row.column_double(11);
+  trial.tolerance = row.column_double(12);
+  trial.time_us = row.column_double(13);
+  trial.spread_pct = row.column_double(14);
+  trial.samples = row.column_int(15);
+  trial.reference_us = row.column_double(16);
+  trial.created_at = row.column_text(17);
+  return trial;
+}
+
+constexpr std::string_view kBaselineColumns =
+    "device_id, run_id, m, n, k, layout, accum, provider, time_us, spread_pct, samples, max_diff, "
+    "detail, measured_at";
+
+BaselineRecord read_baseline(const Statement& row) {
+  BaselineRecord baseline;
+  baseline.device_id = row.column_int64(0);
+  baseline.run_id = row.column_int64(1);
+  baseline.problem = read_problem(row, 2);
+  baseline.provider = row.column_text(7);
+  baseline.time_us = row.column_double(8);
+  baseline.spread_pct = row.column_double(9);
+  baseline.samples = row.column_int(10);
+  baseline.max_diff = row.column_double(11);
+  baseline.detail = row.column_text(12);
+  baseline.measured_at = row.column_text(13);
+  return baseline;
+}
+
+constexpr std::string_view kWinnerColumns =
+    "w.device_id, w.run_id, w.m, w.n, w.k, w.layout, w.accum, w.kernel_id, w.trial_id, w.time_us, "
+    "w.spread_pct, w.max_diff, w.cublas_nn_us, w.cublas_tn_us, w.cublaslt_heuristic_us, "
+    "w.cublaslt_autotune_us, w.candidates_timed, w.measured_at";
+constexpr int kWinnerColumnCount = 18;
+
+WinnerRecord read_winner(const Statement& row, int first) {
+  WinnerRecord winner;
+  winner.device_id = row.column_int64(first);
+  winner.run_id = row.column_int64(first + 1);
+  winner.problem = read_problem(row, first + 2);
+  winner.kernel_id = row.column_int64(first + 7);
+  winner.trial_id = row.column_int64(first + 8);
+  winner.time_us = row.column_double(first + 9);
+  winner.spread_pct = row.column_double(first + 10);
+  winner.max_diff = row.column_double(first + 11);
+  winner.cublas_nn_us = row.column_double(first + 12);
+  winner.cublas_tn_us = row.column_double(first + 13);
+  winner.cublaslt_heuristic_us = row.column_double(first + 14);
+  winner.cublaslt_autotune_us = row.column_double(first + 15);
+  winner.candidates_timed = row.column_int(first + 16);
+  winner.measured_at = row.column_text(first + 17);
+  return winner;
+}
+
+}  // namespace
+
+std::int64_t TuningDb::begin_run(const std::string& command_line, const std::string& shapes_file) {
+  Statement insert(db_, "INSERT INTO runs (command_line, shapes_file) VALUES (?, ?) RETURNING id");
+  return returned_id(insert.bind_all(command_line, shapes_file));
+}
+
+void TuningDb::finish_run(std::int64_t run_id, const std::string& status) {
+  Statement(db_, fmt::format("UPDATE runs SET finished_at = {}, status = ? WHERE id = ?", kNowUtc))
+      .bind_all(status, run_id)
+      .run();
+}
+
+std::int64_t TuningDb::upsert_device(const DeviceInfo& device) {
+  Statement upsert(db_,
+                   "INSERT INTO devices (fingerprint, name, cc_major, cc_minor, num_sms, "
+                   "sm_clock_mhz, mem_clock_mhz, l2_bytes, smem_optin_bytes, driver_version, "
+                   "cuda_runtime_version, cublas_version, nvrtc_version, info_json) "
+                   "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                   "ON CONFLICT (fingerprint) DO UPDATE SET sm_clock_mhz = excluded.sm_clock_mhz, "
+                   "mem_clock_mhz = excluded.mem_clock_mhz, l2_bytes = excluded.l2_bytes, "
+                   "smem_optin_bytes = excluded.smem_optin_bytes, info_json = excluded.info_json "
+                   "RETURNING id");
+  upsert.bind_all(device.fingerprint(), device.name, device.cc_major, device.cc_minor,
+                  device.num_sms, device.sm_clock_mhz, device.mem_clock_mhz, device.l2_bytes,
+                  device.smem_optin_bytes, device.driver_version, device.cuda_runtime_version,
+                  device.cublas_version, device.nvrtc_version, nlohmann::json(device).dump());
+  return returned_id(upsert);
+}
+
+std::vector<std::pair<std::int64_t, DeviceInfo>> TuningDb::devices() const {
+  Statement query(db_, "SELECT id, info_json FROM devices ORDER BY id");
+  std::vector<std::pair<std::int64_t, DeviceInfo>> devices;
+  while (query.step())
+    devices.emplace_back(query.column_int64(0), parse_device(query.column_text(1)));
+  return devices;
+}
+
+std::int64_t TuningDb::upsert_kernel(const KernelRecord& kernel) {
+  // A recompile of the same source (a newer NVRTC, say) replaces the compile results.
+  Statement upsert(db_,
+                   "INSERT INTO kernels (family, config_json, source_hash, arch, compiled, "
+                   "registers, stack_bytes, spill_bytes, smem_static_bytes, compile_log) "
+                   "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                   "ON CONFLICT (config_json, arch, source_hash) DO UPDATE SET "
+                   "compiled = excluded.compiled, registers = excluded.registers, "
+                   "stack_bytes = excluded.stack_bytes, spill_bytes = excluded.spill_bytes, "
+                   "smem_static_bytes = excluded.smem_static_bytes, "
+                   "compile_log = excluded.compile_log RETURNING id");
+  upsert.bind_all(kernel.family, kernel.config_json, kernel.source_hash, kernel.arch,
+                  kernel.compiled, kernel.registers, kernel.stack_bytes, kernel.spill_bytes,
+                  kernel.smem_static_bytes, kernel.compile_log);
+  return returned_id(upsert);
+}
+
+std::optional<KernelRecord> TuningDb::kernel(std::int64_t kernel_id) const {
+  Statement query(db_, fmt::format("SELECT {} FROM kernels kr WHERE kr.id = ?", kKernelColumns));
+  if (!query.bind_all(kernel_id).step()) return std::nullopt;
+  return read_kernel(query, 0);
+}
+
+std::optional<TrialRecord> TuningDb::find_trial(std::int64_t device_id, std::int64_t kernel_id,
+                                                const Problem& problem) const {
+  Statement query(db_, fmt::format("SELECT {} FROM trials WHERE device_id = ? AND kernel_id = ? "
+                                   "AND {}",
+                                   kTrialColumns, kProblemMatch));
+  query.bind_all(device_id, kernel_id);
+  bind_problem(query, 3, problem);
+  if (!query.step()) return std::nullopt;
+  return read_trial(query);
+}
+
+std::int64_t TuningDb::insert_trial(const TrialRecord& trial) {
+  std::int64_t id = 0;
+  transaction([&] {
+    // DO NOTHING on the unique key only: any other constraint violation still fails loudly,
+    // where INSERT OR IGNORE would drop the row silently.
+    Statement insert(db_,
+                     "INSERT INTO trials (run_id, device_id, kernel_id, m, n, k, layout, accum, "
+                     "status, reason, max_diff, tolerance, time_us, spread_pct, samples, "
+                     "reference_us) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                     "ON CONFLICT (device_id, kernel_id, m, n, k, layout, accum) DO NOTHING");
+    insert.bind_all(trial.run_id, trial.device_id, trial.kernel_id);
+    bind_problem(insert, 4, trial.problem);
+    insert.bind_from(9, to_string(trial.status), trial.reason, trial.max_diff, trial.tolerance,
+                     trial.time_us, trial.spread_pct, trial.samples, trial.reference_us);
+    insert.run();
+    id = find_trial(trial.device_id, trial.kernel_id, trial.problem).value().id;
+  });
+  return id;
+}
+
+std::vector<TrialRecord> TuningDb::trials(std::int64_t device_id, const Problem& problem) const {
+  Statement query(db_, fmt::format("SELECT {} FROM trials WHERE device_id = ? AND {} ORDER BY id",
+                                   kTrialColumns, kProblemMatch));
+  query.bind_all(device_id);
+  bind_problem(query, 2, problem);
+  std::vector<TrialRecord> trials;
+  while (query.step()) trials.push_back(read_trial(query));
+  return trials;
+}
+
+void TuningDb::upsert_baseline(const BaselineRecord& baseline) {
+  Statement upsert(db_, fmt::format(
+                            "INSERT INTO baselines (device_id, run_id, m, n, k, layout, accum, "
+                            "provider, time_us, spread_pct, samples, max_diff, detail) "
+                            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                            "ON CONFLICT (device_id, m, n, k, layout, accum, provider) DO UPDATE "
+                            "SET run_id = excluded.run_id, time_us = excluded.time_us, "
+                            "spread_pct = excluded.spread_pct, samples = excluded.samples, "
+                            "max_diff = excluded.max_diff, detail = excluded.detail, "
+                            "measured_at = {}",
+                            kNowUtc));
+  upsert.bind_all(baseline.device_id, baseline.run_id);
+  bind_problem(upsert, 3, baseline.problem);
+  upsert.bind_from(8, baseline.provider, baseline.time_us, baseline.spread_pct, baseline.samples,
+                   baseline.max_diff, baseline.detail);
+  upsert.run();
+}
+
+std::vector<BaselineRecord> TuningDb::baselines(std::int64_t device_id,
+                                                const Problem& problem) const {
+  Statement query(db_, fmt::format("SELECT {} FROM baselines WHERE device_id = ? AND {} "
+                                   "ORDER BY provider",
+                                   kBaselineColumns, kProblemMatch));
+  query.bind_all(device_id);
+  bind_problem(query, 2, problem);
+  std::vector<BaselineRecord> baselines;
+  while (query.step()) baselines.push_back(read_baseline(query));
+  return baselines;
+}
+
+void TuningDb::put_winner(const WinnerRecord& winner) {
+  Statement replace(db_,
+                    "INSERT OR REPLACE INTO winners (device_id, run_id, m, n, k, layout, accum, "
+                    "kernel_id, trial_id, time_us, spread_pct, max_diff, cublas_nn_us, "
+                    "cublas_tn_us, cublaslt_heuristic_us, cublaslt_autotune_us, candidates_timed) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+  replace.bind_all(winner.device_id, winner.run_id);
+  bind_problem(replace, 3, winner.problem);
+  replace.bind_from(8, winner.kernel_id, winner.trial_id, winner.time_us, winner.spread_pct,
+                    winner.max_diff, winner.cublas_nn_us, winner.cublas_tn_us,
+                    winner.cublaslt_heuristic_us, winner.cublaslt_autotune_us,
+                    winner.candidates_timed);
+  replace.run();
+}
+
+std::optional<WinnerRecord> TuningDb::winner(std::int64_t device_id,
+                                             const Problem& problem) const {
+  Statement query(db_, fmt::format("SELECT {} FROM winners w WHERE w.device_id = ? AND {}",
+                                   kWinnerColumns, kProblemMatch));
+  query.bind_all(device_id);
+  bind_problem(query, 2, problem);
+  if (!query.step()) return std::nullopt;
+  return read_winner(query, 0);
+}
+
+std::vector<WinnerRow> TuningDb::winner_rows(const std::string& device_filter) const {
+  Statement query(db_, fmt::format("SELECT d.info_json, {}, {} FROM winners w "
+                                   "JOIN devices d ON d.id = w.device_id "
+                                   "JOIN kernels kr ON kr.id = w.kernel_id "
+                                   "WHERE ?1 = '' OR instr(lower(d.name), lower(?1)) > 0 "
+                                   "ORDER BY d.name, d.id, w.m, w.n, w.k, w.layout, w.accum",
+                                   kWinnerColumns, kKernelColumns));
+  query.bind_all(device_filter);
+  std::vector<WinnerRow> rows;
+  while (query.step())
+    rows.push_back({parse_device(query.column_text(0)), read_winner(query, 1),
+                    read_kernel(query, 1 + kWinnerColumnCount)});
+  return rows;
+}
+
+std::vector<Problem> TuningDb::problems_with_trials(std::int64_t device_id) const {
+  Statement query(db_, "SELECT DISTINCT m, n, k, layout, accum FROM trials WHERE device_id = ? "
+                       "ORDER BY m, n, k, layout, accum");
+  query.bind_all(device_id);
+  std::vector<Problem> problems;
+  while (query.step()) problems.push_back(read_problem(query, 0));
+  return problems;
+}
+
+DbSummary TuningDb::summary() const {
+  Statement query(db_,
+                  "SELECT (SELECT count(*) FROM devices), (SELECT count(*) FROM kernels), "
+                  "(SELECT count(*) FROM trials), "
+                  "(SELECT count(*) FROM trials WHERE status = 'ok'), "
+                  "(SELECT count(*) FROM baselines), (SELECT count(*) FROM winners), "
+                  "(SELECT count(*) FROM runs)");
+  query.step();
+  return {query.column_int(0), query.column_int(1), query.column_int(2), query.column_int(3),
+          query.column_int(4), query.column_int(5), query.column_int(6)};
+}
+
+}  // namespace cl2

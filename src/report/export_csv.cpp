@@ -1,0 +1,81 @@
+// The CSV best-kernel table: one header row, then one row per winner (RFC 4180 quoting). Columns
+// are only ever appended, so scripts reading by position keep working. Unmeasured values are empty.
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "report/export_formats.hpp"
+#include "report/winner_summary.hpp"
+
+namespace cl2 {
+namespace {
+
+constexpr std::string_view kCsvHeader =
+    "device,cc,m,n,k,layout,accum,size_class,family,config,source_hash,arch,time_us,spread_pct,"
+    "tflops,max_diff,registers,cublas_nn_us,cublas_tn_us,cublas_max_us,cublaslt_heuristic_us,"
+    "cublaslt_autotune_us,speedup_vs_cublas_max,speedup_vs_cublaslt_autotune,candidates_timed,"
+    "measured_at";
+
+std::string quoted(const std::string& field) {
+  if (field.find_first_of(",\"\r\n") == std::string::npos) return field;
+  std::string text = "\"";
+  for (const char c : field) text += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return text + "\"";
+}
+
+// Microseconds with three decimals keep nanoseconds at any size (a "%.4g" would round 5123.4 µs).
+std::string micros(double value) { return std::isnan(value) ? "" : fmt::format("{:.3f}", value); }
+std::string four_decimals(double value) {
+  return std::isnan(value) ? "" : fmt::format("{:.4f}", value);
+}
+std::string general(double value) { return std::isnan(value) ? "" : fmt::format("{:.6g}", value); }
+
+std::string csv_row(const WinnerRow& row) {
+  const WinnerRecord& w = row.winner;
+  const KernelRecord& kernel = row.kernel;
+  const std::vector<std::string> fields{
+      row.device.name,
+      fmt::format("{}.{}", row.device.cc_major, row.device.cc_minor),
+      std::to_string(w.problem.shape.m),
+      std::to_string(w.problem.shape.n),
+      std::to_string(w.problem.shape.k),
+      std::string(to_string(w.problem.layout)),
+      std::string(to_string(w.problem.accum)),
+      std::string(to_string(size_class(w.problem.shape))),
+      kernel.family,
+      kernel.config_json,
+      kernel.source_hash,
+      kernel.arch,
+      micros(w.time_us),
+      four_decimals(w.spread_pct),
+      four_decimals(tflops(w)),
+      general(w.max_diff),
+      std::to_string(kernel.registers),
+      micros(w.cublas_nn_us),
+      micros(w.cublas_tn_us),
+      micros(w.cublas_max_us()),
+      micros(w.cublaslt_heuristic_us),
+      micros(w.cublaslt_autotune_us),
+      four_decimals(w.speedup_vs_cublas_max()),
+      four_decimals(w.speedup_vs_cublaslt_autotune()),
+      std::to_string(w.candidates_timed),
+      w.measured_at,
+  };
+  std::string line;
+  for (std::size_t i = 0; i < fields.size(); ++i) {
+    if (i) line += ',';
+    line += quoted(fields[i]);
+  }
+  line += '\n';
+  return line;
+}
+
+}  // namespace
+
+std::string render_export_csv(const std::vector<WinnerRow>& rows) {
+  std::string out = std::string(kCsvHeader) + "\n";
+  for (const auto& row : rows) out += csv_row(row);
+  return out;
+}
+
+}  // namespace cl2

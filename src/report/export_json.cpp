@@ -1,0 +1,82 @@
+// The JSON best-kernel table: {"format": "cuda-l2-tune/best-kernels", "version": 1,
+// "devices": [...]}. Loaders key on "format" and "version"; a change that breaks them raises the
+// version.
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+#include "report/export_formats.hpp"
+#include "report/winner_summary.hpp"
+
+namespace cl2 {
+namespace {
+
+using nlohmann::json;
+
+constexpr int kExportJsonVersion = 1;
+
+// Written explicitly rather than left to the serializer, which would also print null but only as
+// an accident of its NaN handling.
+json number_or_null(double value) { return std::isfinite(value) ? json(value) : json(nullptr); }
+
+json summary_json(const std::vector<WinnerRow>& rows) {
+  json summary = json::object();
+  for (const auto& size_class : summarize_by_size_class(rows))
+    summary[std::string(size_class.name)] = {
+        {"count", size_class.shapes},
+        {"geomean_vs_cublas_max", number_or_null(size_class.vs_cublas_max.geomean)},
+        {"geomean_vs_cublaslt_autotune", number_or_null(size_class.vs_cublaslt_autotune.geomean)},
+    };
+  return summary;
+}
+
+json kernel_json(const WinnerRow& row) {
+  const WinnerRecord& w = row.winner;
+  const KernelRecord& kernel = row.kernel;
+  return {
+      {"m", w.problem.shape.m},
+      {"n", w.problem.shape.n},
+      {"k", w.problem.shape.k},
+      {"layout", to_string(w.problem.layout)},
+      {"accum", to_string(w.problem.accum)},
+      {"family", kernel.family},
+      {"config", json::parse(kernel.config_json)},
+      {"source_hash", kernel.source_hash},
+      {"arch", kernel.arch},
+      {"time_us", number_or_null(w.time_us)},
+      {"spread_pct", number_or_null(w.spread_pct)},
+      {"tflops", number_or_null(tflops(w))},
+      {"max_diff", number_or_null(w.max_diff)},
+      {"registers", kernel.registers},
+      {"baselines_us",
+       {{"cublas_nn", number_or_null(w.cublas_nn_us)},
+        {"cublas_tn", number_or_null(w.cublas_tn_us)},
+        {"cublas_max", number_or_null(w.cublas_max_us())},
+        {"cublaslt_heuristic", number_or_null(w.cublaslt_heuristic_us)},
+        {"cublaslt_autotune", number_or_null(w.cublaslt_autotune_us)}}},
+      {"speedup",
+       {{"vs_cublas_max", number_or_null(w.speedup_vs_cublas_max())},
+        {"vs_cublaslt_autotune", number_or_null(w.speedup_vs_cublaslt_autotune())}}},
+      {"size_class", to_string(size_class(w.problem.shape))},
+      {"measured_at", w.measured_at},
+  };
+}
+
+}  // namespace
+
+std::string render_export_json(const std::vector<WinnerRow>& rows) {
+  json devices = json::array();
+  for (const auto& group : group_by_device(rows)) {
+    json kernels = json::array();
+    for (const auto& row : group.rows) kernels.push_back(kernel_json(row));
+    devices.push_back(
+        {{"device", group.device}, {"summary", summary_json(group.rows)}, {"kernels", kernels}});
+  }
+  const json document = {
+      {"format", "cuda-l2-tune/best-kernels"},
+      {"version", kExportJsonVersion},
+      {"devices", devices},
+  };
+  return document.dump(2) + "\n";
+}
+
+}  // namespace cl2

@@ -1,0 +1,78 @@
+// The Markdown best-kernel report: per device, what it is, the geometric-mean speedups overall
+// and per size class, then every shape with our time next to the libraries'.
+#include <fmt/format.h>
+
+#include "report/export_formats.hpp"
+#include "report/text_table.hpp"
+#include "report/winner_summary.hpp"
+
+namespace cl2 {
+namespace {
+
+std::string device_heading(const DeviceInfo& device) {
+  return fmt::format(
+      "## {} (sm_{}{}, {} SMs)\n\nDriver {} · CUDA runtime {} · cuBLAS {} · NVRTC {}\n",
+      device.name, device.cc_major, device.cc_minor, device.num_sms, device.driver_version,
+      device.cuda_runtime_version, device.cublas_version, device.nvrtc_version);
+}
+
+std::string summary_table(const std::vector<WinnerRow>& rows) {
+  TextTable table({{"class", Align::Left},
+                   {"shapes"},
+                   {"geomean vs cuBLAS-max"},
+                   {"geomean vs cuBLASLt-autotune"}});
+  for (const auto& size_class : summarize_by_size_class(rows))
+    table.add_row({std::string(size_class.name), std::to_string(size_class.shapes),
+                   format_speedup(size_class.vs_cublas_max.geomean),
+                   format_speedup(size_class.vs_cublaslt_autotune.geomean)});
+  return table.markdown();
+}
+
+std::string shapes_table(const std::vector<WinnerRow>& rows) {
+  TextTable table({{"M"},
+                   {"N"},
+                   {"K"},
+                   {"layout", Align::Left},
+                   {"accum", Align::Left},
+                   {"family", Align::Left},
+                   {"config", Align::Left},
+                   {"ours µs"},
+                   {"TFLOP/s"},
+                   {"cuBLAS-max µs"},
+                   {"cuBLASLt-autotune µs"},
+                   {"vs cuBLAS-max"},
+                   {"vs cuBLASLt-autotune"}});
+  for (const auto& row : rows) {
+    const WinnerRecord& w = row.winner;
+    table.add_row({std::to_string(w.problem.shape.m), std::to_string(w.problem.shape.n),
+                   std::to_string(w.problem.shape.k), std::string(to_string(w.problem.layout)),
+                   std::string(to_string(w.problem.accum)), row.kernel.family,
+                   config_params_text(row.kernel.config_json), format_fixed(w.time_us, 2),
+                   format_fixed(tflops(w), 1), format_fixed(w.cublas_max_us(), 2),
+                   format_fixed(w.cublaslt_autotune_us, 2),
+                   format_speedup(w.speedup_vs_cublas_max()),
+                   format_speedup(w.speedup_vs_cublaslt_autotune())});
+  }
+  return table.markdown();
+}
+
+}  // namespace
+
+std::string render_export_markdown(const std::vector<WinnerRow>& rows) {
+  std::string out = "# cuda-l2-tune best kernels\n\n";
+  if (rows.empty()) return out + "The tuning database has no winners yet.\n";
+  out += "Speedup = library time / our time (GPU time per call); cuBLAS-max is the faster of "
+         "cuBLAS NN and TN. Size classes by 2·M·N·K: small < 2·512³, mid < 2·4096³, large "
+         "above.\n";
+  for (const auto& group : group_by_device(rows)) {
+    out += '\n';
+    out += device_heading(group.device);
+    out += '\n';
+    out += summary_table(group.rows);
+    out += '\n';
+    out += shapes_table(group.rows);
+  }
+  return out;
+}
+
+}  // namespace cl2

@@ -1,0 +1,142 @@
+#include "report/show.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/kernel_config.hpp"
+#include "report/text_table.hpp"
+#include "report/winner_summary.hpp"
+
+namespace cl2 {
+namespace {
+
+constexpr std::size_t kMaxReasonChars = 100;  // a compile log would wreck the table
+
+std::string summary_line(const DbSummary& s) {
+  return fmt::format("{} runs, {} devices, {} kernels, {} trials ({} ok), {} baselines, {} winners",
+                     s.runs, s.devices, s.kernels, s.trials, s.trials_ok, s.baselines, s.winners);
+}
+
+std::string devices_table(const TuningDb& db) {
+  TextTable table({{"id"},
+                   {"name", Align::Left},
+                   {"cc"},
+                   {"SMs"},
+                   {"driver", Align::Left},
+                   {"CUDA", Align::Left},
+                   {"cuBLAS", Align::Left},
+                   {"NVRTC", Align::Left}});
+  for (const auto& [id, device] : db.devices())
+    table.add_row({std::to_string(id), device.name,
+                   fmt::format("{}.{}", device.cc_major, device.cc_minor),
+                   std::to_string(device.num_sms), device.driver_version,
+                   device.cuda_runtime_version, device.cublas_version, device.nvrtc_version});
+  return table.plain(2);
+}
+
+std::string winners_table(const std::vector<WinnerRow>& rows) {
+  TextTable table({{"device", Align::Left},
+                   {"problem", Align::Left},
+                   {"family", Align::Left},
+                   {"ours µs"},
+                   {"TFLOP/s"},
+                   {"vs cuBLAS-max"},
+                   {"vs cuBLASLt-autotune"}});
+  for (const auto& row : rows)
+    table.add_row({row.device.name, row.winner.problem.text(), row.kernel.family,
+                   format_fixed(row.winner.time_us, 2), format_fixed(tflops(row.winner), 1),
+                   format_speedup(row.winner.speedup_vs_cublas_max()),
+                   format_speedup(row.winner.speedup_vs_cublaslt_autotune())});
+  return table.plain(2);
+}
+
+std::string baselines_table(const std::vector<BaselineRecord>& baselines) {
+  TextTable table({{"provider", Align::Left},
+                   {"time µs"},
+                   {"spread %"},
+                   {"samples"},
+                   {"max_diff"},
+                   {"detail", Align::Left}});
+  for (const auto& b : baselines)
+    table.add_row({b.provider, format_fixed(b.time_us, 2), format_fixed(b.spread_pct, 2),
+                   std::to_string(b.samples), format_significant(b.max_diff, 3), b.detail});
+  return table.plain(4);
+}
+
+// Verified trials by time, then the failed ones; ties keep the order they were recorded in.
+void sort_for_display(std::vector<TrialRecord>& trials) {
+  auto rank = [](const TrialRecord& t) {
+    return std::make_tuple(t.status != TrialStatus::Ok, std::isnan(t.time_us),
+                           std::isnan(t.time_us) ? 0.0 : t.time_us);
+  };
+  std::stable_sort(trials.begin(), trials.end(),
+                   [&](const TrialRecord& a, const TrialRecord& b) { return rank(a) < rank(b); });
+}
+
+std::string short_reason(const std::string& reason) {
+  std::string line = reason.substr(0, reason.find('\n'));
+  if (line.size() > kMaxReasonChars) line = line.substr(0, kMaxReasonChars - 3) + "...";
+  return line;
+}
+
+std::string config_label(const TuningDb& db, std::int64_t kernel_id) {
+  const auto kernel = db.kernel(kernel_id);
+  return kernel ? KernelConfig::from_json(kernel->config_json).label()
+                : fmt::format("kernel {} (missing)", kernel_id);
+}
+
+std::string trials_table(const TuningDb& db, std::vector<TrialRecord> trials,
+                         std::int64_t winner_trial_id) {
+  sort_for_display(trials);
+  TextTable table({{"", Align::Left},
+                   {"status", Align::Left},
+                   {"time µs"},
+                   {"spread %"},
+                   {"samples"},
+                   {"max_diff/tol", Align::Left},
+                   {"config", Align::Left},
+                   {"reason", Align::Left}});
+  for (const auto& t : trials)
+    table.add_row({t.id == winner_trial_id ? "*" : "", std::string(to_string(t.status)),
+                   format_fixed(t.time_us, 2), format_fixed(t.spread_pct, 2),
+                   std::to_string(t.samples),
+                   format_significant(t.max_diff, 3) + "/" + format_significant(t.tolerance, 3),
+                   config_label(db, t.kernel_id), short_reason(t.reason)});
+  return table.plain(4);
+}
+
+}  // namespace
+
+std::string render_db_overview(const TuningDb& db) {
+  std::string out = fmt::format("Tuning database {} (schema {})\n{}\n", db.path(),
+                                db.schema_version(), summary_line(db.summary()));
+  out += "\nDevices\n" + devices_table(db);
+  const auto rows = db.winner_rows();
+  out += rows.empty() ? "\nNo winners yet.\n" : "\nWinners\n" + winners_table(rows);
+  return out;
+}
+
+std::string render_problem_trials(const TuningDb& db, const Problem& problem) {
+  std::string out;
+  for (const auto& [device_id, device] : db.devices()) {
+    const auto trials = db.trials(device_id, problem);
+    if (trials.empty()) continue;
+    const auto winner = db.winner(device_id, problem);
+    const auto ok = std::count_if(trials.begin(), trials.end(), [](const TrialRecord& t) {
+      return t.status == TrialStatus::Ok;
+    });
+    if (!out.empty()) out += '\n';
+    out += fmt::format("{} on {} (device {})\n", problem.text(), device.name, device_id);
+    const auto baselines = db.baselines(device_id, problem);
+    out += baselines.empty() ? "  No baselines.\n" : "  Baselines\n" + baselines_table(baselines);
+    out += fmt::format("  Trials: {} ({} ok){}\n", trials.size(), ok,
+                       winner ? ", * = winner" : ", no winner yet");
+    out += trials_table(db, trials, winner ? winner->trial_id : 0);
+  }
+  if (out.empty()) return fmt::format("No trials of {} in {}.\n", problem.text(), db.path());
+  return out;
+}
+
+}  // namespace cl2

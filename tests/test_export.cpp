@@ -1,0 +1,180 @@
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+#include "core/errors.hpp"
+#include "db_test_support.hpp"
+#include "report/export.hpp"
+
+using namespace cl2;
+using namespace cl2::test;
+using nlohmann::json;
+
+namespace {
+
+WinnerRow row(const Problem& problem, double time_us, double nn_us, double tn_us,
+              double autotune_us, const std::string& device = "NVIDIA H200") {
+  WinnerRow r{test_device(device), test_winner(problem, time_us, nn_us, tn_us, autotune_us),
+              test_kernel(problem.shape.m >= 4096 ? 256 : 128)};
+  r.winner.measured_at = "2026-12-01T03:04:05Z";
+  return r;
+}
+
+// One small, two mid and one large shape; one with no cuBLAS TN and no cuBLASLt-autotune time.
+std::vector<WinnerRow> four_winners() {
+  return {
+      row(test_problem(256, 256, 256), 10.0, 12.0, 11.0, 9.0),               // 1.1, 0.9
+      row(test_problem(1024, 1024, 1024), 20.0, 30.0, 25.0, 22.0),           // 1.25, 1.1
+      row(test_problem(2048, 2048, 1024, Layout::NN, Accum::F16), 40.0, 50.0,
+          kNotMeasured, kNotMeasured),                                       // 1.25, -
+      row(test_problem(8192, 8192, 8192), 1000.0, 1200.0, 1100.0, 1050.0),  // 1.1, 1.05
+  };
+}
+
+// Splits one CSV line, honouring quotes.
+std::vector<std::string> csv_fields(const std::string& line) {
+  std::vector<std::string> fields(1);
+  bool quoted = false;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (c == '"' && quoted && i + 1 < line.size() && line[i + 1] == '"') {
+      fields.back() += '"';
+      ++i;
+    } else if (c == '"') {
+      quoted = !quoted;
+    } else if (c == ',' && !quoted) {
+      fields.emplace_back();
+    } else {
+      fields.back() += c;
+    }
+  }
+  return fields;
+}
+
+std::vector<std::string> lines(const std::string& text) {
+  std::vector<std::string> result;
+  std::size_t start = 0;
+  for (std::size_t end; (end = text.find('\n', start)) != std::string::npos; start = end + 1)
+    result.push_back(text.substr(start, end - start));
+  return result;
+}
+
+}  // namespace
+
+TEST(Export, ParsesFormatNames) {
+  EXPECT_EQ(parse_export_format("json"), ExportFormat::Json);
+  EXPECT_EQ(parse_export_format("csv"), ExportFormat::Csv);
+  EXPECT_EQ(parse_export_format("md"), ExportFormat::Markdown);
+  try {
+    parse_export_format("xml");
+    FAIL() << "xml accepted";
+  } catch (const UserError& error) {
+    EXPECT_STREQ(error.what(), "--format xml: unknown format; use json, csv or md");
+  }
+}
+
+TEST(Export, JsonHoldsKernelsBaselinesAndGeomeans) {
+  const json doc = json::parse(render_export(four_winners(), ExportFormat::Json));
+  EXPECT_EQ(doc.at("format"), "cuda-l2-tune/best-kernels");
+  EXPECT_EQ(doc.at("version"), 1);
+  ASSERT_EQ(doc.at("devices").size(), 1u);
+  const json& device = doc["devices"][0];
+  EXPECT_EQ(device.at("device").at("name"), "NVIDIA H200");
+  EXPECT_EQ(device.at("device").at("num_sms"), 132);
+
+  const json& summary = device.at("summary");
+  EXPECT_EQ(summary.at("overall").at("count"), 4);
+  EXPECT_NEAR(summary["overall"]["geomean_vs_cublas_max"].get<double>(),
+              std::pow(1.1 * 1.25 * 1.25 * 1.1, 1.0 / 4), 1e-12);
+  EXPECT_NEAR(summary["overall"]["geomean_vs_cublaslt_autotune"].get<double>(),
+              std::pow(0.9 * 1.1 * 1.05, 1.0 / 3), 1e-12);
+  EXPECT_EQ(summary.at("small").at("count"), 1);
+  EXPECT_NEAR(summary["small"]["geomean_vs_cublaslt_autotune"].get<double>(), 0.9, 1e-12);
+  EXPECT_EQ(summary.at("mid").at("count"), 2);
+  EXPECT_NEAR(summary["mid"]["geomean_vs_cublas_max"].get<double>(), 1.25, 1e-12);
+  EXPECT_NEAR(summary["mid"]["geomean_vs_cublaslt_autotune"].get<double>(), 1.1, 1e-12);
+  EXPECT_EQ(summary.at("large").at("count"), 1);
+  EXPECT_NEAR(summary["large"]["geomean_vs_cublaslt_autotune"].get<double>(), 1.05, 1e-12);
+
+  const json& kernels = device.at("kernels");
+  ASSERT_EQ(kernels.size(), 4u);
+  const json& small = kernels[0];
+  EXPECT_EQ(small.at("m"), 256);
+  EXPECT_EQ(small.at("layout"), "tn");
+  EXPECT_EQ(small.at("accum"), "f32");
+  EXPECT_EQ(small.at("family"), "sm90");
+  EXPECT_EQ(small.at("config").at("params").at("BM"), 128);  // an object, not a string
+  EXPECT_EQ(small.at("arch"), "sm_90a");
+  EXPECT_EQ(small.at("registers"), 168);
+  EXPECT_DOUBLE_EQ(small.at("time_us").get<double>(), 10.0);
+  EXPECT_NEAR(small.at("tflops").get<double>(), 2.0 * 256 * 256 * 256 / 10e-6 / 1e12, 1e-9);
+  EXPECT_DOUBLE_EQ(small.at("baselines_us").at("cublas_max").get<double>(), 11.0);
+  EXPECT_NEAR(small.at("speedup").at("vs_cublas_max").get<double>(), 1.1, 1e-12);
+  EXPECT_EQ(small.at("size_class"), "small");
+  EXPECT_EQ(small.at("measured_at"), "2026-12-01T03:04:05Z");
+
+  const json& unmeasured = kernels[2];
+  EXPECT_EQ(unmeasured.at("layout"), "nn");
+  EXPECT_EQ(unmeasured.at("accum"), "f16");
+  EXPECT_TRUE(unmeasured.at("baselines_us").at("cublas_tn").is_null());
+  EXPECT_DOUBLE_EQ(unmeasured.at("baselines_us").at("cublas_max").get<double>(), 50.0);
+  EXPECT_TRUE(unmeasured.at("speedup").at("vs_cublaslt_autotune").is_null());
+  EXPECT_EQ(kernels[3].at("size_class"), "large");
+}
+
+TEST(Export, JsonGroupsRowsByDevice) {
+  auto rows = four_winners();
+  rows.push_back(row(test_problem(64, 64, 64), 5.0, 6.0, 6.0, 6.0, "NVIDIA A100-SXM4-80GB"));
+  const json doc = json::parse(render_export(rows, ExportFormat::Json));
+  ASSERT_EQ(doc.at("devices").size(), 2u);
+  EXPECT_EQ(doc["devices"][0]["kernels"].size(), 4u);
+  EXPECT_EQ(doc["devices"][1]["device"]["name"], "NVIDIA A100-SXM4-80GB");
+  EXPECT_EQ(doc["devices"][1]["summary"]["mid"]["count"], 0);
+  EXPECT_TRUE(doc["devices"][1]["summary"]["mid"]["geomean_vs_cublas_max"].is_null());
+}
+
+TEST(Export, CsvHasHeaderAndOneRowPerWinner) {
+  auto rows = four_winners();
+  rows[3].winner.time_us = 5123.4567;
+  const auto csv = lines(render_export(rows, ExportFormat::Csv));
+  ASSERT_EQ(csv.size(), 5u);
+  const auto header = csv_fields(csv[0]);
+  EXPECT_EQ(header.front(), "device");
+  auto column = [&](const std::string& name) {
+    return std::find(header.begin(), header.end(), name) - header.begin();
+  };
+  for (std::size_t i = 1; i < csv.size(); ++i) {
+    const auto fields = csv_fields(csv[i]);
+    ASSERT_EQ(fields.size(), header.size()) << csv[i];
+    EXPECT_EQ(fields[0], "NVIDIA H200");
+    EXPECT_EQ(json::parse(fields[column("config")]).at("family"), "sm90");
+  }
+  const auto large = csv_fields(csv[4]);
+  EXPECT_EQ(large[column("m")], "8192");
+  EXPECT_EQ(large[column("time_us")], "5123.457");
+  EXPECT_EQ(large[column("cublas_max_us")], "1100.000");
+  EXPECT_EQ(large[column("speedup_vs_cublas_max")], "0.2147");
+  EXPECT_EQ(csv_fields(csv[3])[column("cublaslt_autotune_us")], "");  // not measured
+}
+
+TEST(Export, MarkdownHasDeviceSummaryAndShapes) {
+  const std::string md = render_export(four_winners(), ExportFormat::Markdown);
+  EXPECT_NE(md.find("## NVIDIA H200 (sm_90, 132 SMs)"), std::string::npos) << md;
+  EXPECT_NE(md.find("cuBLAS 13.1.0"), std::string::npos);
+  EXPECT_NE(md.find("| class   | shapes | geomean vs cuBLAS-max | geomean vs cuBLASLt-autotune |"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("| overall |      4 |                1.173x |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| mid     |      2 |                1.250x |"), std::string::npos) << md;
+  EXPECT_NE(md.find("BK=64 BM=256 BN=256 STAGES=4"), std::string::npos) << md;
+  EXPECT_NE(md.find("| 8192 | 8192 | 8192 |"), std::string::npos) << md;
+}
+
+TEST(Export, EmptyTableIsStillAValidDocument) {
+  const json doc = json::parse(render_export({}, ExportFormat::Json));
+  EXPECT_TRUE(doc.at("devices").is_array());
+  EXPECT_TRUE(doc.at("devices").empty());
+  EXPECT_EQ(lines(render_export({}, ExportFormat::Csv)).size(), 1u);
+  EXPECT_NE(render_export({}, ExportFormat::Markdown).find("no winners"), std::string::npos);
+}

@@ -1,0 +1,109 @@
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "db/tuning_db.hpp"
+#include "db_test_support.hpp"
+#include "report/show.hpp"
+
+using namespace cl2;
+using namespace cl2::test;
+
+namespace {
+
+// A database holding one problem with three verified trials, two failures, baselines and a winner.
+struct ShowFixture : ::testing::Test {
+  TempDir dir;
+  std::unique_ptr<TuningDb> db = TuningDb::open(dir.file("show.sqlite"), DbMode::ReadWrite);
+  Problem problem = test_problem(4096, 4096, 4096);
+
+  void SetUp() override {
+    const std::int64_t run = db->begin_run("tune", "shapes.json");
+    const std::int64_t device = db->upsert_device(test_device());
+    auto add_trial = [&](std::int64_t bm, TrialStatus status, double time_us,
+                         const std::string& reason) {
+      const std::int64_t kernel = db->upsert_kernel(test_kernel(bm));
+      TrialRecord trial = ok_trial(run, device, kernel, problem, time_us);
+      trial.status = status;
+      trial.reason = reason;
+      return db->insert_trial(trial);
+    };
+    add_trial(32, TrialStatus::CompileFailed, kNotMeasured,
+              "error: too much shared memory\nsecond line of the log");
+    add_trial(64, TrialStatus::Ok, 930.5, "");
+    const std::int64_t best = add_trial(128, TrialStatus::Ok, 812.25, "");
+    add_trial(192, TrialStatus::VerifyFailed, kNotMeasured, "max_diff 3.5 above tolerance");
+    add_trial(256, TrialStatus::Ok, 870.0, "");
+
+    BaselineRecord baseline;
+    baseline.device_id = device;
+    baseline.run_id = run;
+    baseline.problem = problem;
+    baseline.provider = "cublaslt_autotune";
+    baseline.time_us = 845.5;
+    baseline.detail = "algo 7 of 24";
+    db->upsert_baseline(baseline);
+
+    WinnerRecord winner = test_winner(problem, 812.25, 900.0, 880.0, 845.5);
+    winner.device_id = device;
+    winner.run_id = run;
+    winner.kernel_id = db->upsert_kernel(test_kernel(128));
+    winner.trial_id = best;
+    db->put_winner(winner);
+  }
+};
+
+std::size_t line_of(const std::string& text, const std::string& needle) {
+  const std::size_t at = text.find(needle);
+  EXPECT_NE(at, std::string::npos) << "no '" << needle << "' in\n" << text;
+  const auto end = text.begin() + static_cast<std::ptrdiff_t>(std::min(at, text.size()));
+  return static_cast<std::size_t>(std::count(text.begin(), end, '\n'));
+}
+
+}  // namespace
+
+TEST_F(ShowFixture, OverviewCountsDevicesAndWinners) {
+  const std::string text = render_db_overview(*db);
+  EXPECT_NE(text.find(db->path()), std::string::npos) << text;
+  EXPECT_NE(text.find("(schema 1)"), std::string::npos) << text;
+  EXPECT_NE(text.find("1 runs, 1 devices, 5 kernels, 5 trials (3 ok), 1 baselines, 1 winners"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("NVIDIA H200  9.0  132"), std::string::npos) << text;
+  EXPECT_NE(text.find("4096x4096x4096 tn f32"), std::string::npos) << text;
+  EXPECT_NE(text.find("1.083x"), std::string::npos) << text;  // 880 / 812.25
+}
+
+TEST_F(ShowFixture, TrialsAreSortedFastestFirstWithFailuresLast) {
+  const std::string text = render_problem_trials(*db, problem);
+  EXPECT_NE(text.find("cublaslt_autotune   845.50         -        0         -  algo 7 of 24"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("Trials: 5 (3 ok), * = winner"), std::string::npos) << text;
+  const std::size_t best = line_of(text, "812.25");
+  EXPECT_EQ(line_of(text, "    *  ok "), best);
+  const std::size_t second = line_of(text, "870.00");
+  const std::size_t third = line_of(text, "930.50");
+  const std::size_t compile = line_of(text, "compile_failed");
+  const std::size_t verify = line_of(text, "verify_failed");
+  EXPECT_LT(best, second);
+  EXPECT_LT(second, third);
+  EXPECT_LT(third, compile);
+  EXPECT_LT(third, verify);
+  EXPECT_NE(text.find("sm90 BK=64 BM=128 BN=256 STAGES=4"), std::string::npos) << text;
+  EXPECT_NE(text.find("error: too much shared memory"), std::string::npos);
+  EXPECT_EQ(text.find("second line of the log"), std::string::npos);
+}
+
+TEST_F(ShowFixture, ProblemWithoutTrialsSaysSo) {
+  EXPECT_EQ(render_problem_trials(*db, test_problem(1, 2, 3)),
+            "No trials of 1x2x3 tn f32 in " + db->path() + ".\n");
+}
+
+TEST(Show, EmptyDatabaseOverview) {
+  TempDir dir;
+  const auto db = TuningDb::open(dir.file("empty.sqlite"), DbMode::ReadWrite);
+  const std::string text = render_db_overview(*db);
+  EXPECT_NE(text.find("0 runs, 0 devices"), std::string::npos) << text;
+  EXPECT_NE(text.find("No winners yet."), std::string::npos) << text;
+}
