@@ -2,12 +2,14 @@
 // deterministic made-up numbers (a hash of the kernel configuration), and misbehaves on request
 // so the parent's recovery paths can be tested: a config parameter FAULT = 1 makes it crash like a
 // kernel with an illegal address would, FAULT = 2 makes it hang until the watchdog kills it.
-// CL2_FAKE_TRIAL_DELAY_MS slows each trial down, so a test can kill a run in the middle.
+// CL2_FAKE_TRIAL_DELAY_MS slows each trial down, so a test can kill a run in the middle;
+// CL2_FAKE_TRIAL_LOG names a file that gets one line per trial request, so a test can count them.
 #include <fmt/format.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <cstdlib>
+#include <fstream>
 #include <thread>
 
 #include "core/device_info.hpp"
@@ -77,6 +79,8 @@ class FakeBackend final : public WorkerBackend {
   }
 
   json trial(const json& request) {
+    if (const char* log = std::getenv("CL2_FAKE_TRIAL_LOG"))
+      std::ofstream(log, std::ios::app) << request.at("config").dump() << "\n";
     if (const char* delay = std::getenv("CL2_FAKE_TRIAL_DELAY_MS"))
       std::this_thread::sleep_for(std::chrono::milliseconds(std::atoi(delay)));
     const KernelConfig config = KernelConfig::from_json(request.at("config").dump());

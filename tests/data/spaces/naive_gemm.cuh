@@ -1,0 +1,28 @@
+// Test family: a plain one-thread-per-output GEMM (fp32 accumulation), correct for any shape and
+// layout, that can also misbehave on purpose. CL2_FAULT == 1 writes far outside every allocation
+// (an illegal-address fault that kills the worker's CUDA context); CL2_FAULT == 2 never finishes
+// (the watchdog's case). The fake worker of the CPU tests acts these out without a GPU.
+#include "cl2_common.cuh"
+
+extern "C" __global__ void cl2_gemm(const __grid_constant__ Cl2GemmParams p) {
+  const int col = blockIdx.x * 16 + threadIdx.x % 16;
+  const int row = blockIdx.y * 16 + threadIdx.x / 16;
+#if CL2_FAULT == 1
+  if (blockIdx.x == 0 && blockIdx.y == 0 && threadIdx.x == 0) p.c[1ll << 40] = 0;
+#elif CL2_FAULT == 2
+  if (threadIdx.x == 0) {
+    volatile int forever = 1;
+    while (forever) {
+    }
+  }
+#endif
+  if (row >= p.m || col >= p.n) return;
+  float acc = 0.f;
+  for (int k = 0; k < p.k; ++k) {
+    const float a = cl2_half_to_float(p.a[(long long)row * p.lda + k]);
+    const float b = cl2_half_to_float(CL2_LAYOUT_TN ? p.b[(long long)col * p.ldb + k]
+                                                    : p.b[(long long)k * p.ldb + col]);
+    acc += a * b;
+  }
+  p.c[(long long)row * p.ldc + col] = cl2_float_to_half(acc);
+}

@@ -1,0 +1,126 @@
+// The whole tuning loop on the CPU, with the fake worker standing in for the GPU: fault and hang
+// recovery, and a run killed with SIGKILL that resumes without redoing finished trials.
+#include <gtest/gtest.h>
+#include <signal.h>
+
+#include <chrono>
+#include <thread>
+
+#include "db/tuning_db.hpp"
+#include "support/run_tool.hpp"
+
+using namespace cl2;
+using namespace cl2_test;
+
+namespace {
+
+std::string tune_args(const ScratchDir& dir, const std::string& shapes, const std::string& family) {
+  return "tune --fake-gpu --shapes " + dir.write("shapes.json", shapes) + " --db " + dir.file("t.sqlite") +
+         " --space-file " + source_path("tests/data/spaces/" + family + ".json") + " --family " + family +
+         " --max-candidates 0";
+}
+
+std::vector<TrialRecord> all_trials(const std::string& db_path, const Problem& problem) {
+  auto db = TuningDb::open(db_path, DbMode::ReadOnly);
+  std::vector<TrialRecord> trials;
+  for (const auto& [id, device] : db->devices()) {
+    auto some = db->trials(id, problem);
+    trials.insert(trials.end(), some.begin(), some.end());
+  }
+  return trials;
+}
+
+int count_status(const std::vector<TrialRecord>& trials, TrialStatus status) {
+  int n = 0;
+  for (const auto& t : trials) n += t.status == status;
+  return n;
+}
+
+const Problem kSmall{{64, 64, 64}, Layout::TN, Accum::F32};
+
+}  // namespace
+
+TEST(TuneFakeGpu, CrashingVariantIsRecordedAndTheRunFinishes) {
+  ScratchDir dir;
+  const auto r = run_tool(tune_args(dir, "[[64, 64, 64]]", "naive_fault"), dir);
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto trials = all_trials(dir.file("t.sqlite"), kSmall);
+  ASSERT_EQ(trials.size(), 2u);
+  EXPECT_EQ(count_status(trials, TrialStatus::Fault), 1);
+  EXPECT_EQ(count_status(trials, TrialStatus::Ok), 1);
+  for (const auto& t : trials)
+    if (t.status == TrialStatus::Fault) EXPECT_NE(t.reason.find("illegal memory access"), std::string::npos) << t.reason;
+  auto db = TuningDb::open(dir.file("t.sqlite"), DbMode::ReadOnly);
+  EXPECT_TRUE(db->winner(db->devices().front().first, kSmall).has_value());
+}
+
+TEST(TuneFakeGpu, HungVariantIsKilledByTheWatchdog) {
+  ScratchDir dir;
+  const auto r = run_tool(tune_args(dir, "[[64, 64, 64]]", "naive_hang") + " --watchdog-seconds 2", dir);
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto trials = all_trials(dir.file("t.sqlite"), kSmall);
+  ASSERT_EQ(trials.size(), 3u);
+  EXPECT_EQ(count_status(trials, TrialStatus::Timeout), 1);
+  EXPECT_EQ(count_status(trials, TrialStatus::Fault), 1);
+  EXPECT_EQ(count_status(trials, TrialStatus::Ok), 1);
+}
+
+TEST(TuneFakeGpu, KilledRunResumesWithoutRedoingFinishedTrials) {
+  ScratchDir dir;
+  const std::string shapes = "[[64, 64, 64], [128, 64, 64]]";  // 2 shapes x 6 variants
+  const std::string args = tune_args(dir, shapes, "naive_many");
+  const std::string pid_file = dir.file("pid");
+  const std::string background = "CL2_FAKE_TRIAL_DELAY_MS=300 CUDA_L2_TUNE_CACHE=" + dir.file("cache") + " " +
+                                 CL2_TUNE_BINARY + " " + args + " >" + dir.file("first.log") +
+                                 " 2>&1 & echo $! >" + pid_file;
+  ASSERT_EQ(std::system(background.c_str()), 0);
+  const pid_t pid = std::stoi(read_all(pid_file));
+  // Kill it (SIGKILL: no cleanup) once a few trials are in the database.
+  std::size_t before = 0;
+  for (int i = 0; i < 600 && before < 3; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    if (std::filesystem::exists(dir.file("t.sqlite"))) {
+      try {
+        before = all_trials(dir.file("t.sqlite"), kSmall).size();
+      } catch (const std::exception&) {
+        before = 0;  // the schema may not be there yet
+      }
+    }
+  }
+  ASSERT_GE(before, 3u) << read_all(dir.file("first.log"));
+  ASSERT_EQ(kill(pid, SIGKILL), 0);
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));  // the orphaned worker sees EOF
+  const auto first_trials = all_trials(dir.file("t.sqlite"), kSmall);
+  const Problem second{{128, 64, 64}, Layout::TN, Accum::F32};
+  const std::size_t finished = first_trials.size() + all_trials(dir.file("t.sqlite"), second).size();
+  ASSERT_LT(finished, 12u) << "the run finished before it was killed; slow it down";
+
+  const auto r = run_tool(args, dir, "CL2_FAKE_TRIAL_LOG=" + dir.file("trials.log"));
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(std::size_t(line_count(read_all(dir.file("trials.log")))), 12 - finished)
+      << "the resumed run must run exactly the trials the killed one did not finish";
+  const auto after = all_trials(dir.file("t.sqlite"), kSmall);
+  EXPECT_EQ(after.size(), 6u);
+  EXPECT_EQ(all_trials(dir.file("t.sqlite"), second).size(), 6u);
+  for (const auto& old : first_trials) {
+    bool kept = false;
+    for (const auto& t : after) kept = kept || (t.id == old.id && t.created_at == old.created_at);
+    EXPECT_TRUE(kept) << "trial " << old.id << " was redone or lost";
+  }
+  // A third run finds everything done and runs nothing.
+  const auto again = run_tool(args, dir, "CL2_FAKE_TRIAL_LOG=" + dir.file("third.log"));
+  ASSERT_EQ(again.status, 0) << again.err;
+  EXPECT_FALSE(std::filesystem::exists(dir.file("third.log")));
+}
+
+TEST(TuneFakeGpu, ExportShowsTheWinnersOfTheRun) {
+  ScratchDir dir;
+  ASSERT_EQ(run_tool(tune_args(dir, "[[64, 64, 64]]", "naive_fault"), dir).status, 0);
+  const auto r = run_tool("export --format json --db " + dir.file("t.sqlite"), dir);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("Fake GPU"), std::string::npos);
+  EXPECT_NE(r.out.find("naive_fault"), std::string::npos);
+  const auto show = run_tool("show 64 64 64 --db " + dir.file("t.sqlite"), dir);
+  ASSERT_EQ(show.status, 0) << show.err;
+  EXPECT_NE(show.out.find("fault"), std::string::npos);
+}
