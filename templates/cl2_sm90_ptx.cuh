@@ -135,8 +135,9 @@ __device__ __forceinline__ unsigned cl2_cluster_rank() {
   return rank;
 }
 
+// Not .aligned: it is also reached by warps whose lanes took different roles (the producer warp).
 __device__ __forceinline__ void cl2_cluster_sync() {
-  asm volatile("barrier.cluster.arrive.release.aligned;\nbarrier.cluster.wait.acquire.aligned;" ::: "memory");
+  asm volatile("barrier.cluster.arrive.release;\nbarrier.cluster.wait.acquire;" ::: "memory");
 }
 
 __device__ __forceinline__ void cl2_fence_barrier_init() {

@@ -71,7 +71,7 @@ TEST(TuneFakeGpu, KilledRunResumesWithoutRedoingFinishedTrials) {
   const std::string args = tune_args(dir, shapes, "naive_many");
   const std::string pid_file = dir.file("pid");
   const std::string background = "CL2_FAKE_TRIAL_DELAY_MS=300 CUDA_L2_TUNE_CACHE=" + dir.file("cache") + " " +
-                                 CL2_TUNE_BINARY + " " + args + " >" + dir.file("first.log") +
+                                 tool_binary() + " " + args + " >" + dir.file("first.log") +
                                  " 2>&1 & echo $! >" + pid_file;
   ASSERT_EQ(std::system(background.c_str()), 0);
   const pid_t pid = std::stoi(read_all(pid_file));

@@ -23,6 +23,15 @@ std::vector<std::string> with_default_subcommand(int argc, char** argv) {
 
 }  // namespace
 
+std::vector<std::string> split_list(const std::string& text) {
+  std::vector<std::string> items;
+  std::string rest = text;
+  for (std::size_t comma; (comma = rest.find(',')) != std::string::npos; rest.erase(0, comma + 1))
+    items.push_back(rest.substr(0, comma));
+  items.push_back(rest);
+  return items;
+}
+
 int run_cli(int argc, char** argv) {
   CLI::App app{
       "cuda-l2-tune: an offline autotuner for half-precision GEMM on NVIDIA GPUs.\n"
@@ -32,7 +41,8 @@ int run_cli(int argc, char** argv) {
       "SQLite tuning database, from which `export` writes the best-kernel table.\n\n"
       "  cuda-l2-tune --shapes configs/shapes/quickstart.json    (same as `tune --shapes ...`)\n"
       "  cuda-l2-tune export --format md\n"
-      "  cuda-l2-tune show 4096 4096 4096\n",
+      "  cuda-l2-tune show 4096 4096 4096\n"
+      "  cuda-l2-tune bench --shapes configs/shapes/grid-125.json --mode both\n",
       "cuda-l2-tune"};
   app.set_version_flag("--version", "cuda-l2-tune 0.1");
   app.require_subcommand(1);

@@ -2,6 +2,8 @@
 // The subcommands, each registered on the application by its own file.
 #include <CLI/CLI.hpp>
 #include <functional>
+#include <string>
+#include <vector>
 
 namespace cl2 {
 
@@ -12,6 +14,10 @@ CommandRunner add_tune_command(CLI::App& app);
 CommandRunner add_export_command(CLI::App& app);
 CommandRunner add_show_command(CLI::App& app);
 CommandRunner add_worker_command(CLI::App& app);
+CommandRunner add_bench_command(CLI::App& app);
+
+// "a,b,c" -> {"a", "b", "c"} (option values that take lists).
+std::vector<std::string> split_list(const std::string& text);
 
 int run_cli(int argc, char** argv);
 

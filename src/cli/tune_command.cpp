@@ -58,11 +58,7 @@ CommandRunner add_tune_command(CLI::App& app) {
   return [options, layout, accum, family] {
     options->defaults.layout = parse_layout(*layout, "--layout");
     options->defaults.accum = parse_accum(*accum, "--accum");
-    options->families.clear();
-    std::string rest = *family;
-    for (std::size_t comma; (comma = rest.find(',')) != std::string::npos; rest.erase(0, comma + 1))
-      options->families.push_back(rest.substr(0, comma));
-    options->families.push_back(rest);
+    options->families = split_list(*family);
     if (options->cache_dir.empty()) options->cache_dir = default_cache_dir();
     options->command_line = fmt::format("tune --shapes {} --db {}", options->shapes_path, options->db_path);
     return run_tune(*options);

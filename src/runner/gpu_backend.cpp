@@ -11,6 +11,7 @@
 #include "gpu/cuda_check.hpp"
 #include "gpu/device_query.hpp"
 #include "gpu/prepared_kernel.hpp"
+#include "gpu/problem_setup.hpp"
 #include "gpu/utility_kernels.hpp"
 #include "runner/protocol.hpp"
 #include "runner/worker_backend.hpp"
@@ -20,8 +21,6 @@ namespace cl2 {
 namespace {
 
 using nlohmann::json;
-
-constexpr unsigned char kPoisonByte = 0xff;  // fp16 0xffff is a NaN: unwritten outputs fail
 
 json baseline_json(const std::string& provider, const TimingStats& s, double max_diff,
                    const std::string& detail) {
@@ -53,56 +52,21 @@ class GpuBackend final : public WorkerBackend {
 
  private:
   json set_problem(const Problem& problem) {
+    checker_.reset();
     buffers_.reset();
     best_lt_.reset();
     heuristic_lt_.reset();
-    const GemmShape& s = problem.shape;
-    const std::size_t a_bytes = std::size_t(s.m * s.k * 2), b_bytes = std::size_t(s.k * s.n * 2);
-    const std::size_t c_bytes = std::size_t(s.m * s.n * 2), ref_bytes = std::size_t(s.m * s.n * 4);
-    const std::size_t needed = std::size_t(problem_device_bytes(s));
-    size_t free_bytes = 0, total_bytes = 0;
-    CL2_CUDA(cudaMemGetInfo(&free_bytes, &total_bytes));
-    const std::size_t reserve = std::size_t(1) << 30;  // kernel workspaces, cuBLAS, graphs
-    if (needed + reserve > free_bytes)
-      throw UserError(fmt::format(
-          "shape {}: needs {:.1f} GiB of GPU memory for inputs, references and output, {} has "
-          "{:.1f} GiB free; remove or split this shape",
-          problem.text(), double(needed) / (1 << 30), device_.name, double(free_bytes) / (1 << 30)));
-    auto buffers = std::make_unique<ProblemBuffers>();
-    buffers->problem = problem;
-    buffers->c = DeviceBuffer(c_bytes);
-    const float scales[2] = {1.0f, 4.0f};  // [-0.5, 0.5] and [-2, 2]
-    json max_refs = json::array();
-    for (int set = 0; set < 2; ++set) {
-      InputSet& in = buffers->sets[std::size_t(set)];
-      in.a = DeviceBuffer(a_bytes);
-      in.b = DeviceBuffer(b_bytes);
-      in.ref = DeviceBuffer(ref_bytes);
-      in.scale = scales[set];
-      in.seed = 1000u + unsigned(set);
-      utility_->fill_uniform(in.a.get(), s.m * s.k, in.seed, in.scale, stream_);
-      utility_->fill_uniform(in.b.get(), s.k * s.n, in.seed + 7919u, in.scale, stream_);
-      cublas_->reference(*buffers, set, stream_);
-      in.max_abs_ref = utility_->max_abs(in.ref.as<float>(), s.m * s.n, stream_);
-      max_refs.push_back(in.max_abs_ref);
-    }
-    buffers_ = std::move(buffers);
-    return {{"ok", true}, {"max_abs_ref", max_refs}};
+    buffers_ = make_problem_buffers(problem, device_, *utility_, *cublas_, stream_);
+    checker_ = std::make_unique<OutputChecker>(*buffers_, *utility_, stream_);
+    return {{"ok", true},
+            {"max_abs_ref", {buffers_->sets[0].max_abs_ref, buffers_->sets[1].max_abs_ref}}};
   }
 
-  // max_diff of whatever `launch` writes into C, on input set `set`, C poisoned first.
   double check(const std::function<void(cudaStream_t)>& launch, int set) {
-    const Problem& p = buffers_->problem;
-    CL2_CUDA(cudaMemsetAsync(buffers_->c.get(), kPoisonByte, buffers_->c.bytes(), stream_));
-    launch(stream_);
-    return utility_->max_abs_diff(buffers_->c.get(), buffers_->sets[std::size_t(set)].ref.as<float>(),
-                                  p.shape.m, p.shape.n, buffers_->ldc(), stream_);
+    return checker_->max_diff(launch, set);
   }
 
-  double tolerance(int set) const {
-    return verification_tolerance(buffers_->problem.accum, buffers_->problem.shape.k,
-                                  buffers_->sets[std::size_t(set)].max_abs_ref);
-  }
+  double tolerance(int set) const { return checker_->tolerance(set); }
 
   json baselines(int max_algos, const StopRule& screen, const StopRule& final_rule) {
     const Layout own = buffers_->problem.layout;
@@ -227,6 +191,7 @@ class GpuBackend final : public WorkerBackend {
   std::unique_ptr<UtilityKernels> utility_;
   std::unique_ptr<CublasProviders> cublas_;
   std::unique_ptr<ProblemBuffers> buffers_;
+  std::unique_ptr<OutputChecker> checker_;
   std::optional<LtAlgorithm> best_lt_, heuristic_lt_;
 };
 

@@ -60,17 +60,25 @@ inline CommandResult run_command(const std::string& command, const ScratchDir& s
   return result;
 }
 
+// Where the built tool and the source tree are: fixed at build time, overridable (CL2_TEST_BINARY,
+// CL2_TEST_SOURCE_DIR) for running the test binary on another machine, such as the GPU host.
+inline std::string tool_binary() {
+  const char* path = std::getenv("CL2_TEST_BINARY");
+  return path && *path ? path : CL2_TUNE_BINARY;
+}
+
+inline std::string source_path(const std::string& relative) {
+  const char* dir = std::getenv("CL2_TEST_SOURCE_DIR");
+  return std::string(dir && *dir ? dir : CL2_SOURCE_DIR) + "/" + relative;
+}
+
 // The tool itself, with a private kernel cache, or the one CL2_TEST_SHARED_CACHE names (a GPU
 // session that carries precompiled kernels sets it, so the GPU tests do not compile again).
 inline CommandResult run_tool(const std::string& args, const ScratchDir& scratch,
                               const std::string& env = "") {
   const char* shared = std::getenv("CL2_TEST_SHARED_CACHE");
   const std::string cache = shared && *shared ? std::string(shared) : scratch.file("cache");
-  return run_command(env + " CUDA_L2_TUNE_CACHE=" + cache + " " CL2_TUNE_BINARY " " + args, scratch);
-}
-
-inline std::string source_path(const std::string& relative) {
-  return std::string(CL2_SOURCE_DIR) + "/" + relative;
+  return run_command(env + " CUDA_L2_TUNE_CACHE=" + cache + " " + tool_binary() + " " + args, scratch);
 }
 
 inline int line_count(const std::string& text) {

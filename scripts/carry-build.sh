@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Prepares .carry/ for a GPU machine: the built binaries, and the kernel cache filled by compiling
+# here (NVRTC needs no GPU) the candidates a planned run will use, so the GPU's time goes to
+# measuring. Each argument is a `tune` argument list for --compile-only, e.g.
+#   scripts/carry-build.sh "--shapes configs/shapes/square.json --family sm90"
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/build.sh >/dev/null
+mkdir -p .carry/bin .carry/cache
+cp build/cuda-l2-tune build/cl2_tests .carry/bin/
+for args in "$@"; do
+  # shellcheck disable=SC2086
+  CUDA_L2_TUNE_CACHE=.carry/cache ./build/cuda-l2-tune tune --compile-only --arch sm_90a $args
+done
+du -sh .carry

@@ -1,0 +1,51 @@
+#pragma once
+// What `cuda-l2-tune bench` measures, as the report reads it. For each shape and provider, one
+// timing per mode: "offline" (calls back to back) or "server" (each call alone after an idle gap
+// of interval_ms). Two figures each: GPU time (CUDA events; offline: around graph-captured
+// launches) and per-call time as the caller sees it (host wall clock around the call and a
+// synchronize, launch overhead included, as CUDA-L2 measures). Times in microseconds; NaN where a
+// figure was not measured.
+#include <string>
+#include <vector>
+
+#include "core/device_info.hpp"
+#include "core/problem.hpp"
+
+namespace cl2 {
+
+// Providers, in report order. cublas_max is derived (the faster of cublas_nn and cublas_tn).
+inline const std::vector<std::string>& bench_providers() {
+  static const std::vector<std::string> names = {"ours", "cublas_nn", "cublas_tn", "cublaslt_heuristic",
+                                                 "cublaslt_autotune", "torch"};
+  return names;
+}
+
+struct ProviderTiming {
+  std::string provider;
+  std::string mode;      // "offline" | "server"
+  int interval_ms = 0;   // server gap; 0 for offline
+  double gpu_us = 0, gpu_spread_pct = 0;
+  int gpu_samples = 0;
+  double wall_us = 0, wall_spread_pct = 0;
+  int wall_samples = 0;
+};
+
+struct ShapeBench {
+  Problem problem;
+  bool has_winner = false;         // false: "ours" has no timings, reported as missing
+  std::string winner_family;
+  std::string winner_config;       // KernelConfig JSON
+  std::vector<ProviderTiming> timings;
+};
+
+struct BenchRun {
+  DeviceInfo device;
+  std::string measured_at;         // UTC ISO 8601
+  double peak_tflops = 0;          // measured: cuBLAS fp16 GEMM 8192^3, fp32 accumulation
+  double peak_gbps = 0;            // measured: device-to-device copy, bytes read + written
+  bool cold_l2 = false;
+  std::vector<int> intervals_ms;
+  std::vector<ShapeBench> shapes;
+};
+
+}  // namespace cl2

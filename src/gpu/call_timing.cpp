@@ -1,0 +1,91 @@
+#include "gpu/call_timing.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <numeric>
+#include <thread>
+
+#include "gpu/cuda_check.hpp"
+
+namespace cl2 {
+
+namespace {
+using Clock = std::chrono::steady_clock;
+}
+
+L2Flusher::L2Flusher(std::size_t l2_bytes) : scratch_(2 * l2_bytes) {}
+
+void L2Flusher::flush(cudaStream_t stream) {
+  CL2_CUDA(cudaMemsetAsync(scratch_.get(), 0x5a, scratch_.bytes(), stream));
+}
+
+std::pair<double, double> CallTimer::time_call(const TimedCall& call) {
+  cudaEvent_t start = nullptr, stop = nullptr;
+  CL2_CUDA(cudaEventCreate(&start));
+  CL2_CUDA(cudaEventCreate(&stop));
+  if (flusher_) {
+    flusher_->flush(stream_);
+    CL2_CUDA(cudaStreamSynchronize(stream_));  // the flush is not part of the call's wall time
+  }
+  const auto t0 = Clock::now();
+  CL2_CUDA(cudaEventRecord(start, stream_));
+  call.launch(stream_);
+  CL2_CUDA(cudaEventRecord(stop, stream_));
+  CL2_CUDA(cudaStreamSynchronize(stream_));
+  const auto t1 = Clock::now();
+  float ms = 0;
+  CL2_CUDA(cudaEventElapsedTime(&ms, start, stop));
+  cudaEventDestroy(start);
+  cudaEventDestroy(stop);
+  return {1000.0 * ms, std::chrono::duration<double, std::micro>(t1 - t0).count()};
+}
+
+std::vector<CallTimes> CallTimer::back_to_back(const std::vector<TimedCall>& calls, const StopRule& rule) {
+  for (const auto& call : calls) time_call(call);  // warm-up
+  std::vector<std::vector<double>> gpu(calls.size()), wall(calls.size());
+  std::vector<std::size_t> order(calls.size());
+  std::iota(order.begin(), order.end(), 0);
+  const auto start = Clock::now();
+  for (;;) {
+    std::shuffle(order.begin(), order.end(), order_rng_);
+    for (std::size_t i : order) {
+      const auto [g, w] = time_call(calls[i]);
+      gpu[i].push_back(g);
+      wall[i].push_back(w);
+    }
+    bool settled = true;
+    for (std::size_t i = 0; i < calls.size(); ++i) {
+      const TimingStats s = summarize(wall[i], 1);
+      settled = settled && s.samples >= rule.min_samples && s.spread_pct <= 100.0 * rule.max_noise;
+    }
+    const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
+    const int n = int(wall[0].size());
+    if ((settled && n >= rule.min_samples) || n >= rule.max_samples ||
+        (n >= rule.min_samples && elapsed >= rule.max_seconds))
+      break;
+  }
+  std::vector<CallTimes> out;
+  for (std::size_t i = 0; i < calls.size(); ++i) out.push_back({summarize(gpu[i], 1), summarize(wall[i], 1)});
+  return out;
+}
+
+std::vector<CallTimes> CallTimer::after_idle_gaps(const std::vector<TimedCall>& calls, int gap_ms,
+                                                  int samples) {
+  std::vector<std::vector<double>> gpu(calls.size()), wall(calls.size());
+  std::vector<std::size_t> order(calls.size());
+  std::iota(order.begin(), order.end(), 0);
+  for (int s = 0; s < samples; ++s) {
+    std::shuffle(order.begin(), order.end(), order_rng_);
+    for (std::size_t i : order) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(gap_ms));
+      const auto [g, w] = time_call(calls[i]);
+      gpu[i].push_back(g);
+      wall[i].push_back(w);
+    }
+  }
+  std::vector<CallTimes> out;
+  for (std::size_t i = 0; i < calls.size(); ++i) out.push_back({summarize(gpu[i], 1), summarize(wall[i], 1)});
+  return out;
+}
+
+}  // namespace cl2
