@@ -82,3 +82,67 @@ __device__ __forceinline__ float cl2_splitk_sum(const Cl2GemmParams& p, int tile
     sum += __ldcg(cl2_splitk_partial(p, tiles, tile, s, tile_elems) + index);
   return sum;
 }
+
+// The last slice's reduction, spread over all `threads` threads of the group: each takes 4-column
+// chunks of the tile, loads the chunk from every slice (independent loads, all in flight), adds
+// them in slice order and writes the 4 outputs (one 8-byte store where C allows it).
+template <int threads>
+__device__ __forceinline__ void cl2_splitk_reduce_store(const Cl2GemmParams& p, int tiles, int tile,
+                                                        int tile_rows, int tile_cols, int row0,
+                                                        int col0, int group_thread) {
+  const int tile_elems = tile_rows * tile_cols;
+  const bool wide_ok = (p.ldc & 3) == 0;
+  for (int chunk = group_thread; chunk < tile_elems / 4; chunk += threads) {
+    const int row = row0 + chunk * 4 / tile_cols, col = col0 + chunk * 4 % tile_cols;
+    if (row >= p.m || col >= p.n) continue;
+    float4 sum = make_float4(0.f, 0.f, 0.f, 0.f);
+#pragma unroll 4
+    for (int s = 0; s < p.split_k; ++s) {
+      const float4 part = __ldcg(reinterpret_cast<const float4*>(cl2_splitk_partial(p, tiles, tile, s, tile_elems)) + chunk);
+      sum.x += part.x;
+      sum.y += part.y;
+      sum.z += part.z;
+      sum.w += part.w;
+    }
+    unsigned short* out = p.c + (long long)row * p.ldc + col;
+    if (wide_ok && col + 3 < p.n) {
+      *reinterpret_cast<uint2*>(out) = make_uint2(cl2_pack_half2(sum.x, sum.y), cl2_pack_half2(sum.z, sum.w));
+    } else {
+      const float v[4] = {sum.x, sum.y, sum.z, sum.w};
+      for (int i = 0; i < 4 && col + i < p.n; ++i) out[i] = cl2_float_to_half(v[i]);
+    }
+  }
+}
+
+// Split-K by accumulation (used where many slices meet: reading every slice back in one CTA is
+// latency-bound). Each slice adds its partial into one fp32 tile of the workspace with atomic adds
+// (fire-and-forget, so all slices' traffic is in flight at once) and counts itself in the tile's
+// counter; the last converts the sum to fp16 and zeroes the tile for the next launch. The order
+// in which slices add is not fixed, so results may differ between runs in the last fp32 bit.
+// Workspace: one counter per tile (padded to 256 bytes), then one fp32 tile per output tile.
+__device__ __forceinline__ float* cl2_splitk_sum_tile(const Cl2GemmParams& p, int tiles, int tile,
+                                                      int tile_elems) {
+  char* base = reinterpret_cast<char*>(p.workspace) + ((tiles * 4 + 255) / 256) * 256;
+  return reinterpret_cast<float*>(base) + (long long)tile * tile_elems;
+}
+
+template <int threads>
+__device__ __forceinline__ void cl2_splitk_finish(const Cl2GemmParams& p, int tiles, int tile,
+                                                  int tile_rows, int tile_cols, int row0, int col0,
+                                                  int group_thread) {
+  float4* sums = reinterpret_cast<float4*>(cl2_splitk_sum_tile(p, tiles, tile, tile_rows * tile_cols));
+  const bool wide_ok = (p.ldc & 3) == 0;
+  for (int chunk = group_thread; chunk < tile_rows * tile_cols / 4; chunk += threads) {
+    const float4 sum = __ldcg(sums + chunk);
+    __stcg(sums + chunk, make_float4(0.f, 0.f, 0.f, 0.f));
+    const int row = row0 + chunk * 4 / tile_cols, col = col0 + chunk * 4 % tile_cols;
+    if (row >= p.m || col >= p.n) continue;
+    unsigned short* out = p.c + (long long)row * p.ldc + col;
+    if (wide_ok && col + 3 < p.n) {
+      *reinterpret_cast<uint2*>(out) = make_uint2(cl2_pack_half2(sum.x, sum.y), cl2_pack_half2(sum.z, sum.w));
+    } else {
+      const float v[4] = {sum.x, sum.y, sum.z, sum.w};
+      for (int i = 0; i < 4 && col + i < p.n; ++i) out[i] = cl2_float_to_half(v[i]);
+    }
+  }
+}

@@ -7,8 +7,9 @@
 // predicated direct stores where TMA cannot address C (N % 8 != 0) and for split-K reductions.
 //
 // Compile-time configuration (space file configs/spaces/sm90.json): CL2_BM, CL2_BN, CL2_STAGES,
-// CL2_CONSUMERS, CL2_CLUSTER_M, CL2_EPI_TMA, CL2_LAYOUT_TN, CL2_ACCUM_F16, CL2_WG_REGS and the
-// wgmma operand numbers. Run time: M, N, K, strides, split_k, raster_group (Cl2GemmParams).
+// CL2_CONSUMERS, CL2_PINGPONG, CL2_CLUSTER_M, CL2_EPI_TMA, CL2_LAYOUT_TN, CL2_ACCUM_F16, CL2_SPLITK
+// (the split-K epilogue is compiled only into kernels that split), CL2_WG_REGS and the wgmma
+// operand numbers. Run time: M, N, K, strides, split_k, raster_group (Cl2GemmParams).
 #include "cl2_common.cuh"
 #include "cl2_sm90_ptx.cuh"
 #include "cl2_sm90_wgmma.cuh"
@@ -19,7 +20,9 @@ constexpr int kBK = 64;  // one 128-byte swizzle row of fp16
 constexpr int kStages = CL2_STAGES;
 constexpr int kConsumers = CL2_CONSUMERS;
 constexpr int kCluster = CL2_CLUSTER_M;
-constexpr int kWgRows = kBM / kConsumers;  // tile rows one consumer warpgroup computes
+constexpr bool kPingpong = CL2_PINGPONG != 0;
+constexpr int kWgRows = kPingpong ? kBM : kBM / kConsumers;  // tile rows one consumer computes
+constexpr int kStageReaders = kPingpong ? 1 : kConsumers;     // consumers reading each stage
 constexpr int kSlices = kWgRows / 64;      // m64 wgmma slices per consumer
 constexpr int kThreads = 128 * (kConsumers + 1);
 constexpr int kABytes = kBM * kBK * 2;
@@ -34,6 +37,7 @@ typedef float Cl2Acc;
 #endif
 
 static_assert(kWgRows % 64 == 0, "a consumer owns whole m64 slices");
+static_assert(!kPingpong || kConsumers == 2, "ping-pong alternates two consumers");
 static_assert(kBN % 16 == 0 && kBN <= 256, "wgmma N");
 static_assert(kTransB == 0 || kBN % 64 == 0, "NN loads B in 64-column chunks");
 static_assert(kCluster == 1 || (kTransB ? (kBN / 64) % kCluster == 0 : (kBN / kCluster) % 8 == 0),
@@ -122,7 +126,7 @@ __device__ __forceinline__ void cl2_mma_k_block(Cl2Acc (&acc)[kSlices][CL2_WG_RE
 #endif
 #pragma unroll
     for (int s = 0; s < kSlices; ++s) {
-      const unsigned rows = a_stage + (consumer * kWgRows + s * 64) * 128;
+      const unsigned rows = a_stage + ((kPingpong ? 0 : consumer * kWgRows) + s * 64) * 128;
       cl2_wgmma<kTransB>(acc[s], cl2_sw128_desc(rows + kk * 32, 16, 1024), desc_b);
     }
   }
@@ -209,15 +213,18 @@ __device__ __forceinline__ void cl2_store_tma(const Cl2GemmParams& p,
 }
 #endif
 
-// Split-K: this slice's fp32 partial goes to the workspace; the last slice to arrive adds them
-// all (in slice order) and writes C.
+// Split-K: this slice adds its fp32 partial into the tile's sum in the workspace; the last slice
+// to arrive writes C (cl2_common.cuh). Cooperative consumers share the tile and its barrier; a
+// ping-pong consumer owns its tile alone.
 __device__ __forceinline__ void cl2_store_split(const Cl2GemmParams& p,
                                                 const Cl2Acc (&acc)[kSlices][CL2_WG_REGS],
-                                                const Cl2Work& work, int* flag, int consumer,
+                                                const Cl2Work& work, int* flags, int consumer,
                                                 int thread, int warp, int lane) {
-  const int tiles = ((p.m + kBM - 1) / kBM) * ((p.n + kBN - 1) / kBN);
-  const int tile = work.tile_m * ((p.n + kBN - 1) / kBN) + work.tile_n;
-  float* partial = cl2_splitk_partial(p, tiles, tile, work.slice, kBM * kBN);
+  const int tiles_n = (p.n + kBN - 1) / kBN;
+  const int tiles = ((p.m + kBM - 1) / kBM) * tiles_n;
+  const int tile = work.tile_m * tiles_n + work.tile_n;
+  float* sum = cl2_splitk_sum_tile(p, tiles, tile, kBM * kBN);
+  const int first_row = kPingpong ? 0 : consumer * kWgRows;
 #pragma unroll
   for (int s = 0; s < kSlices; ++s)
 #pragma unroll
@@ -226,41 +233,41 @@ __device__ __forceinline__ void cl2_store_split(const Cl2GemmParams& p,
       for (int h = 0; h < 2; ++h) {
         float lo, hi;
         cl2_pair(acc[s], j, h, lo, hi);
-        const int row = consumer * kWgRows + s * 64 + warp * 16 + lane / 4 + 8 * h;
-        const int col = 8 * j + 2 * (lane % 4);
-        *reinterpret_cast<float2*>(partial + row * kBN + col) = make_float2(lo, hi);
+        const int row = first_row + s * 64 + warp * 16 + lane / 4 + 8 * h;
+        float* out = sum + row * kBN + 8 * j + 2 * (lane % 4);
+        atomicAdd(out, lo);
+        atomicAdd(out + 1, hi);
       }
-  if (!cl2_splitk_arrive<kConsumers * 128, kBarrierSplitK>(p, tile, flag, consumer * 128 + thread))
-    return;
-  const int row0 = work.tile_m * kBM, col0 = work.tile_n * kBN;
-#pragma unroll
-  for (int s = 0; s < kSlices; ++s)
-#pragma unroll
-    for (int j = 0; j < kBN / 8; ++j)
-#pragma unroll
-      for (int h = 0; h < 2; ++h) {
-        const int row = consumer * kWgRows + s * 64 + warp * 16 + lane / 4 + 8 * h;
-        const int col = 8 * j + 2 * (lane % 4);
-        if (row0 + row >= p.m || col0 + col >= p.n) continue;
-        const int index = row * kBN + col;
-        cl2_store_pair(p, row0 + row, col0 + col, cl2_splitk_sum(p, tiles, tile, kBM * kBN, index),
-                       col0 + col + 1 < p.n ? cl2_splitk_sum(p, tiles, tile, kBM * kBN, index + 1) : 0.f);
-      }
+  constexpr int group = kPingpong ? 128 : kConsumers * 128;
+  const int group_thread = kPingpong ? thread : consumer * 128 + thread;
+  bool last;
+  if (!kPingpong) last = cl2_splitk_arrive<group, kBarrierSplitK>(p, tile, flags, group_thread);
+  else if (consumer == 0) last = cl2_splitk_arrive<group, 2>(p, tile, flags, group_thread);
+  else last = cl2_splitk_arrive<group, 3>(p, tile, flags + 1, group_thread);
+  if (last) cl2_splitk_finish<group>(p, tiles, tile, kBM, kBN, work.tile_m * kBM, work.tile_n * kBN, group_thread);
 }
 
 __device__ __forceinline__ void cl2_consume(const Cl2GemmParams& p, unsigned smem_a, unsigned smem_b,
-                                            unsigned staging, unsigned full, unsigned empty, int* flag,
-                                            unsigned rank, int consumer) {
+                                            unsigned staging, unsigned full, unsigned empty, unsigned order,
+                                            int* flags, unsigned rank, int consumer) {
   const int thread = threadIdx.x % 128, warp = thread / 32, lane = thread % 32;
   const int tiles_m = (p.m + kBM - 1) / kBM;
   Cl2Acc acc[kSlices][CL2_WG_REGS];
-  int it = 0;
-  for (int w = blockIdx.x / kCluster; w < cl2_work_count(p); w += gridDim.x / kCluster) {
+  int it = 0, local = 0, turns = 0;
+  for (int w = blockIdx.x / kCluster; w < cl2_work_count(p); w += gridDim.x / kCluster, ++local) {
     const Cl2Work work = cl2_work_of(p, w, rank);
+    if (kPingpong && local % 2 != consumer) {  // the other consumer's tile: skip its stages
+      it += work.kb_end - work.kb_begin;
+      continue;
+    }
 #pragma unroll
     for (int s = 0; s < kSlices; ++s)
 #pragma unroll
       for (int i = 0; i < CL2_WG_REGS; ++i) acc[s][i] = 0;
+    // Ping-pong: main loops take turns. Waiting on a stage's barrier by parity is only sound for a
+    // consumer at most one phase ahead of it, so a consumer starts a tile's stages only once the
+    // other has waited on all of its own (the producer then cannot be a full ring behind).
+    if (kPingpong) cl2_mbar_wait(order + consumer * 8, turns++ & 1);
     int held = -1;  // stage still read by the wgmma group in flight
     for (int kb = work.kb_begin; kb < work.kb_end; ++kb, ++it) {
       const int stage = it % kStages;
@@ -274,21 +281,20 @@ __device__ __forceinline__ void cl2_consume(const Cl2GemmParams& p, unsigned sme
       if (held >= 0) cl2_release(empty, held, lane);
       held = stage;
     }
+    if (kPingpong && thread == 0) cl2_mbar_arrive(order + (1 - consumer) * 8);  // the other's turn
     cl2_wgmma_wait<0>();
 #pragma unroll
     for (int s = 0; s < kSlices; ++s) cl2_wgmma_fence_operands(acc[s]);
     if (held >= 0) cl2_release(empty, held, lane);
     if (work.tile_m >= tiles_m) continue;  // the padding CTA of an odd cluster pair
-    const int row0 = work.tile_m * kBM + consumer * kWgRows, col0 = work.tile_n * kBN;
-    if (p.split_k > 1) {
-      cl2_store_split(p, acc, work, flag, consumer, thread, warp, lane);
-    } else {
-#if CL2_EPI_TMA
-      cl2_store_tma(p, acc, staging, row0, col0, consumer, thread, warp, lane);
+    const int row0 = work.tile_m * kBM + (kPingpong ? 0 : consumer * kWgRows), col0 = work.tile_n * kBN;
+#if CL2_SPLITK
+    cl2_store_split(p, acc, work, flags, consumer, thread, warp, lane);
+#elif CL2_EPI_TMA
+    cl2_store_tma(p, acc, staging, row0, col0, consumer, thread, warp, lane);
 #else
-      cl2_store_direct(p, acc, row0, col0, warp, lane);
+    cl2_store_direct(p, acc, row0, col0, warp, lane);
 #endif
-    }
   }
 #if CL2_EPI_TMA
   if (thread == 0) cl2_tma_store_wait_all();  // shared memory must outlive the stores
@@ -306,14 +312,18 @@ extern "C" __global__ void __launch_bounds__(kThreads, 1) cl2_gemm(const __grid_
   const unsigned staging = smem_b + kStages * kBBytes;
   const unsigned full = staging + kConsumers * kCBytes;
   const unsigned empty = full + kStages * 8;
-  int* flag = reinterpret_cast<int*>(cl2_smem + (empty + kStages * 8 - raw));
+  const unsigned order = empty + kStages * 8;  // ping-pong turn barriers, one per consumer
+  int* flags = reinterpret_cast<int*>(cl2_smem + (order + 16 - raw));  // split-K, one per consumer
   const unsigned rank = kCluster > 1 ? cl2_cluster_rank() : 0u;
 
   if (threadIdx.x == 0) {
     for (int s = 0; s < kStages; ++s) {
       cl2_mbar_init(full + s * 8, 1);
-      cl2_mbar_init(empty + s * 8, kConsumers * 4 * kCluster);
+      cl2_mbar_init(empty + s * 8, kStageReaders * 4 * kCluster);
     }
+    cl2_mbar_init(order, 1);
+    cl2_mbar_init(order + 8, 1);
+    cl2_mbar_arrive(order);  // consumer 0 takes the first turn
     cl2_fence_barrier_init();
     cl2_prefetch_tensor_map(&p.tmap_a);
     cl2_prefetch_tensor_map(&p.tmap_b);
@@ -328,7 +338,7 @@ extern "C" __global__ void __launch_bounds__(kThreads, 1) cl2_gemm(const __grid_
   } else {
     if (kConsumers == 2) cl2_regs_claim<232>();
     const int consumer = warpgroup - 1;
-    cl2_consume(p, smem_a, smem_b, staging + consumer * kCBytes, full, empty, flag, rank, consumer);
+    cl2_consume(p, smem_a, smem_b, staging + consumer * kCBytes, full, empty, order, flags, rank, consumer);
   }
   // No CTA may leave while a peer can still multicast into it or arrive on its barriers.
   if (kCluster > 1) cl2_cluster_sync();

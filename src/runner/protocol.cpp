@@ -99,7 +99,7 @@ StopRule final_stop_rule() {
   r.max_samples = 400;
   r.max_noise = 0.005;
   r.min_seconds = 0.02;
-  r.max_seconds = 1.5;
+  r.max_seconds = 0.6;
   r.replay_target_us = 300;
   return r;
 }

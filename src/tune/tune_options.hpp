@@ -19,7 +19,7 @@ struct TuneOptions {
   std::string arch;                      // compile-only target when no GPU decides it
   int device = 0;
   std::string cache_dir;
-  double watchdog_seconds = 120;
+  double watchdog_seconds = 30;
   bool retune = false;                   // redo shapes that already have a winner
   bool fake_gpu = false;                 // tests: a worker that makes numbers up
   bool verbose = false;

@@ -1,0 +1,114 @@
+// The sm90 family without a GPU: its space keeps the alignment, shared-memory and cluster rules
+// for every candidate, every candidate of the quickstart shapes compiles for sm_90a, and the SASS
+// of a sample across its features holds Hopper's own instructions (HGMMA, TMA loads).
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <set>
+
+#include "codegen/codegen.hpp"
+#include "core/errors.hpp"
+#include "compiler/kernel_compiler.hpp"
+#include "search/candidates.hpp"
+#include "search/device_limits.hpp"
+#include "search/family_spec.hpp"
+#include "support/run_tool.hpp"
+
+using namespace cl2;
+using namespace cl2_test;
+
+namespace {
+
+const FamilySpec& sm90() { return builtin_families().at("sm90"); }
+
+std::string sass_of(const std::string& cubin) {
+  const std::string tool = run_command(source_path("scripts/find-cuobjdump.sh"), ScratchDir()).out;
+  if (tool.empty()) return "";
+  const std::string path = tool.substr(0, tool.find('\n'));
+  FILE* pipe = popen(("\"" + path + "\" -sass \"" + cubin + "\" 2>&1").c_str(), "r");
+  std::string text;
+  char buffer[4096];
+  while (std::size_t n = fread(buffer, 1, sizeof(buffer), pipe)) text.append(buffer, n);
+  pclose(pipe);
+  return text;
+}
+
+}  // namespace
+
+TEST(Sm90Space, EveryCandidateKeepsTheRules) {
+  const DeviceLimits h200 = limits_for_arch("sm_90a");
+  const std::vector<Problem> problems = {
+      {{4096, 4096, 4096}, Layout::TN, Accum::F32}, {{8192, 8192, 8192}, Layout::NN, Accum::F32},
+      {{64, 64, 12288}, Layout::TN, Accum::F32},    {{3000, 4096, 4096}, Layout::TN, Accum::F16},
+      {{4095, 4097, 4096}, Layout::TN, Accum::F32}, {{1, 1, 8}, Layout::TN, Accum::F32}};
+  for (const auto& problem : problems) {
+    SCOPED_TRACE(problem.text());
+    const auto candidates = enumerate_family(sm90(), problem, h200);
+    ASSERT_FALSE(candidates.empty());
+    for (const auto& c : candidates) {
+      const auto& g = c.launch;
+      EXPECT_LE(g.smem_bytes, h200.smem_optin) << c.config.label();
+      EXPECT_EQ(g.workspace_bytes > 0, c.config.at("SPLIT_K") > 1) << c.config.label();
+      EXPECT_EQ(g.grid[0] % c.config.at("CLUSTER_M"), 0) << c.config.label();
+      EXPECT_EQ(g.threads, 128 * (c.config.at("CONSUMERS") + 1));
+      if (c.config.at("EPI_TMA")) EXPECT_EQ(problem.shape.n % 8, 0) << c.config.label();
+      bool has_c_map = false;
+      for (const auto& map : g.tensor_maps) has_c_map = has_c_map || map.operand == "c";
+      EXPECT_EQ(has_c_map, c.config.at("EPI_TMA") == 1);
+    }
+  }
+}
+
+TEST(Sm90Space, MisalignedShapesGetTheRuleThatExcludesThem) {
+  const DeviceLimits h200 = limits_for_arch("sm_90a");
+  const FamilySpec* family = &sm90();
+  try {
+    plan_candidates({family}, {{64, 64, 4095}, Layout::TN, Accum::F32}, h200, 8);
+    FAIL() << "K % 8 != 0 must leave sm90 nothing";
+  } catch (const UserError& e) {
+    EXPECT_NE(std::string(e.what()).find("K % 8"), std::string::npos) << e.what();
+  }
+  EXPECT_TRUE(enumerate_family(sm90(), {{64, 64, 64}, Layout::TN, Accum::F32}, limits_for_arch("sm_80")).empty());
+}
+
+TEST(Sm90Compile, EveryQuickstartCandidateCompilesForSm90a) {
+  ScratchDir dir;
+  const auto r = run_tool("tune --compile-only --arch sm_90a --family sm90 --shapes " +
+                              source_path("configs/shapes/quickstart.json"),
+                          dir);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find(", 0 failed"), std::string::npos) << r.err;
+}
+
+TEST(Sm90Compile, SassHoldsHgmmaAndTmaAcrossTheFeatures) {
+  ScratchDir dir;
+  KernelCompiler compiler(dir.file("cache"));
+  struct Sample {
+    std::map<std::string, std::int64_t> params;
+    Layout layout;
+    Accum accum;
+  };
+  auto params = [](int bm, int bn, int stages, int consumers, int pingpong, int cluster, int epi, int split) {
+    return std::map<std::string, std::int64_t>{{"BM", bm}, {"BN", bn}, {"STAGES", stages}, {"CONSUMERS", consumers},
+                                               {"PINGPONG", pingpong}, {"CLUSTER_M", cluster}, {"EPI_TMA", epi},
+                                               {"PERSISTENT", 1}, {"SPLIT_K", split}, {"RASTER", 8}};
+  };
+  const std::vector<Sample> samples = {
+      {params(128, 256, 4, 2, 0, 2, 1, 1), Layout::TN, Accum::F32},  // cooperative, multicast, TMA store
+      {params(128, 128, 5, 2, 1, 1, 1, 1), Layout::NN, Accum::F32},  // ping-pong, N-major B
+      {params(64, 96, 7, 1, 0, 1, 0, 4), Layout::TN, Accum::F16},    // decode tile, split-K, fp16 accumulate
+  };
+  for (const auto& s : samples) {
+    const KernelConfig config{"sm90", s.params};
+    SCOPED_TRACE(config.label());
+    const KernelSource source = generate_source(sm90(), config, s.layout, s.accum);
+    const CompiledKernel k = compiler.compile({source, compile_options(sm90(), "sm_90a"), "sm_90a"});
+    ASSERT_TRUE(k.ok) << k.log;
+    EXPECT_EQ(k.report.rejection(), "") << k.log;
+    const std::string sass = sass_of(k.cubin_path);
+    if (sass.empty()) GTEST_SKIP() << "no cuobjdump (scripts/setup.sh installs nvidia-cuda-cuobjdump)";
+    EXPECT_NE(sass.find("HGMMA"), std::string::npos);
+    EXPECT_NE(sass.find("UTMALDG"), std::string::npos);
+    EXPECT_EQ(sass.find("LDL"), std::string::npos) << "local memory in a kernel that must not spill";
+  }
+}
