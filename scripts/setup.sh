@@ -39,4 +39,9 @@ if ! command -v cuobjdump >/dev/null && [ ! -x "$cuda_home/bin/cuobjdump" ]; the
     python3 -m pip install -q --root-user-action=ignore nvidia-cuda-cuobjdump || echo "setup: cuobjdump unavailable; SASS checks will be skipped" >&2
   fi
 fi
+# matplotlib draws the bench plots (scripts/plot_bench.py) and its test; without it that test skips.
+if command -v python3 >/dev/null && ! python3 -c 'import matplotlib' >/dev/null 2>&1; then
+  echo "setup: installing matplotlib (PyPI) for scripts/plot_bench.py"
+  python3 -m pip install -q --root-user-action=ignore matplotlib || echo "setup: matplotlib unavailable; plot tests will be skipped" >&2
+fi
 echo "setup: dependencies present"

@@ -47,7 +47,8 @@ int run_cli(int argc, char** argv) {
   app.set_version_flag("--version", "cuda-l2-tune 0.1");
   app.require_subcommand(1);
   std::map<CLI::App*, CommandRunner> runners;
-  for (auto adder : {add_tune_command, add_export_command, add_show_command, add_worker_command}) {
+  for (auto adder : {add_tune_command, add_export_command, add_show_command, add_bench_command,
+                     add_worker_command}) {
     const std::size_t before = app.get_subcommands({}).size();
     CommandRunner runner = adder(app);
     runners[app.get_subcommands({})[before]] = std::move(runner);

@@ -1,0 +1,106 @@
+// bench.csv (every timing, one row per shape, mode and provider, cublas_max included) and
+// speedups.csv (CUDA-L2's per-shape speedup table, one row per shape and mode). Columns are only
+// ever appended, so scripts reading by name or position keep working; unmeasured values are empty.
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "bench/bench_renderers.hpp"
+
+namespace cl2 {
+namespace {
+
+constexpr std::string_view kBenchHeader =
+    "M,N,K,layout,accum,size_class,provider,mode,interval_ms,gpu_us,gpu_spread_pct,gpu_samples,"
+    "wall_us,wall_spread_pct,wall_samples,tflops_gpu,gbps_gpu";
+
+// Microseconds with three decimals keep nanoseconds at any size.
+constexpr int kMicrosDecimals = 3;
+constexpr int kRatioDecimals = 4;
+
+std::vector<std::string> problem_fields(const Problem& problem) {
+  return {std::to_string(problem.shape.m), std::to_string(problem.shape.n),
+          std::to_string(problem.shape.k), std::string(to_string(problem.layout)),
+          std::string(to_string(problem.accum))};
+}
+
+std::string bench_row(const ShapeView& shape, const ProviderTiming& timing) {
+  const GemmShape& gemm = shape.problem().shape;
+  std::vector<std::string> fields = problem_fields(shape.problem());
+  fields.insert(fields.end(), {std::string(to_string(size_class(gemm))), timing.provider,
+                               timing.mode, std::to_string(timing.interval_ms)});
+  for (const Figure figure : {Figure::Gpu, Figure::Wall}) {
+    const FigureTiming t = figure_timing(timing, figure);
+    fields.insert(fields.end(), {csv_number(t.us, kMicrosDecimals),
+                                 csv_number(t.spread_pct, kMicrosDecimals),
+                                 std::to_string(t.samples)});
+  }
+  fields.push_back(csv_number(tflops(gemm, timing.gpu_us), kRatioDecimals));
+  fields.push_back(csv_number(gbps(gemm, timing.gpu_us), kRatioDecimals));
+  return csv_line(fields);
+}
+
+std::string speedups_header() {
+  std::vector<std::string> columns = {"mnk", "layout", "accum", "mode", "interval_ms"};
+  for (const Figure figure : {Figure::Gpu, Figure::Wall})
+    for (const auto& baseline : speedup_baselines())
+      columns.push_back(fmt::format("{}_vs_{}", to_string(figure), baseline));
+  return csv_line(columns);
+}
+
+bool measured_in(const ShapeView& shape, const BenchMode& mode) {
+  for (const auto& timing : shape.timings())
+    if (mode.matches(timing)) return true;
+  return false;
+}
+
+std::string speedups_row(const ShapeView& shape, const BenchMode& mode) {
+  const Problem& problem = shape.problem();
+  std::vector<std::string> fields = {
+      fmt::format("{}_{}_{}", problem.shape.m, problem.shape.n, problem.shape.k),
+      std::string(to_string(problem.layout)), std::string(to_string(problem.accum)), mode.mode,
+      std::to_string(mode.interval_ms)};
+  for (const Figure figure : {Figure::Gpu, Figure::Wall})
+    for (const auto& baseline : speedup_baselines())
+      fields.push_back(csv_number(shape.speedup(baseline, mode, figure), kRatioDecimals));
+  return csv_line(fields);
+}
+
+}  // namespace
+
+std::string csv_field(const std::string& text) {
+  if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
+  std::string quoted = "\"";
+  for (const char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return quoted + "\"";
+}
+
+std::string csv_number(double value, int decimals) {
+  return std::isfinite(value) ? fmt::format("{:.{}f}", value, decimals) : "";
+}
+
+std::string csv_line(const std::vector<std::string>& fields) {
+  std::string line;
+  for (std::size_t i = 0; i < fields.size(); ++i) {
+    if (i) line += ',';
+    line += csv_field(fields[i]);
+  }
+  return line + '\n';
+}
+
+std::string render_bench_csv(const BenchView& view) {
+  std::string out = std::string(kBenchHeader) + "\n";
+  for (const auto& shape : view.shapes)
+    for (const auto& timing : shape.timings()) out += bench_row(shape, timing);
+  return out;
+}
+
+std::string render_speedups_csv(const BenchView& view) {
+  std::string out = speedups_header();
+  for (const auto& shape : view.shapes)
+    for (const auto& mode : view.modes)
+      if (measured_in(shape, mode)) out += speedups_row(shape, mode);
+  return out;
+}
+
+}  // namespace cl2

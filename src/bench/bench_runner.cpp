@@ -1,0 +1,82 @@
+// `cuda-l2-tune bench`: the database's winners against the libraries, offline and server mode,
+// measured in this process (only verified winners run here; tuning's crash isolation is not needed).
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <ctime>
+#include <filesystem>
+
+#include "bench/bench_options.hpp"
+#include "bench/bench_report.hpp"
+#include "bench/bench_steps.hpp"
+#include "compiler/kernel_compiler.hpp"
+#include "core/errors.hpp"
+#include "db/tuning_db.hpp"
+#include "gpu/cuda_check.hpp"
+#include "gpu/device_query.hpp"
+#include "tune/progress.hpp"
+
+namespace cl2 {
+
+namespace {
+
+std::string utc_now() {
+  const std::time_t now = std::time(nullptr);
+  char text[32];
+  std::strftime(text, sizeof(text), "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+  return text;
+}
+
+// The database's id for this GPU: the same fingerprint, else the same name (a driver update
+// between tuning and benchmarking should not hide the winners).
+std::int64_t device_in_db(const TuningDb& db, const DeviceInfo& device) {
+  std::int64_t by_name = 0;
+  for (const auto& [id, stored] : db.devices()) {
+    if (stored.fingerprint() == device.fingerprint()) return id;
+    if (stored.name == device.name) by_name = id;
+  }
+  if (by_name == 0)
+    throw UserError(fmt::format("{}: has no tuning results for {}; run `cuda-l2-tune tune` on this GPU first",
+                                db.path(), device.name));
+  return by_name;
+}
+
+}  // namespace
+
+int run_bench(const BenchOptions& options) {
+  const auto problems = load_shape_file(options.shapes_path, options.defaults);
+  const BenchPlan plan = make_bench_plan(options);
+  if (const std::string reason = gpu_unavailable_reason(options.device); !reason.empty())
+    throw UserError(reason);
+  auto db = TuningDb::open(options.db_path, DbMode::ReadOnly);
+  BenchRun run;
+  run.device = query_device(options.device);
+  const std::int64_t device_id = device_in_db(*db, run.device);
+  std::size_t with_winner = 0;
+  for (const auto& problem : problems) with_winner += db->winner(device_id, problem).has_value();
+  if (with_winner == 0)
+    throw UserError(fmt::format("{}: no winners for {} among the shapes of {}; tune them first",
+                                options.db_path, run.device.name, options.shapes_path));
+  run.measured_at = utc_now();
+  run.cold_l2 = options.cold_l2;
+  run.intervals_ms = plan.server ? options.intervals_ms : std::vector<int>{};
+
+  BenchGpu gpu(options, run.device);
+  measure_peaks(gpu, run);
+  Progress progress(problems.size());
+  progress.line(fmt::format("bench: {} shapes ({} tuned) on {}; peaks {:.0f} TFLOP/s, {:.0f} GB/s",
+                            problems.size(), with_winner, run.device.name, run.peak_tflops, run.peak_gbps));
+  for (std::size_t i = 0; i < problems.size(); ++i) {
+    progress.status(fmt::format("  [{}/{}] {} {}", i + 1, problems.size(), problems[i].text(), progress.eta()));
+    run.shapes.push_back(bench_shape(gpu, *db, device_id, problems[i], plan));
+    progress.unit_done();
+  }
+  run_torch_if_asked(options, plan, run, progress);
+  write_bench_outputs(run, options.out_dir);
+  plot_if_possible(options, progress);
+  progress.line(fmt::format("bench: wrote {}/bench.csv, speedups.csv, summary.md, run.json", options.out_dir));
+  return 0;
+}
+
+}  // namespace cl2

@@ -1,0 +1,56 @@
+#pragma once
+// The steps of `bench`, each a function: what to measure (BenchPlan), the GPU state they share
+// (BenchGpu), the measured peaks, one shape's measurements, and the optional Python parts
+// (torch.matmul timings, plots).
+#include <cuda_runtime_api.h>
+
+#include <memory>
+#include <set>
+#include <string>
+
+#include "bench/bench_options.hpp"
+#include "bench/bench_records.hpp"
+#include "compiler/kernel_compiler.hpp"
+#include "db/tuning_db.hpp"
+#include "gpu/call_timing.hpp"
+#include "gpu/cublas_providers.hpp"
+#include "gpu/utility_kernels.hpp"
+#include "search/device_limits.hpp"
+#include "search/family_spec.hpp"
+#include "tune/progress.hpp"
+
+namespace cl2 {
+
+struct BenchPlan {
+  std::set<std::string> providers;  // resolved from --providers
+  bool torch_explicit = false;      // asked for by name: its absence is an error
+  bool offline = true, server = true;
+};
+
+// Validates --mode, --providers and --interval-ms; throws UserError naming a bad value.
+BenchPlan make_bench_plan(const BenchOptions& options);
+
+struct BenchGpu {
+  BenchGpu(const BenchOptions& options, const DeviceInfo& device);
+  ~BenchGpu();
+  const BenchOptions& options;
+  const DeviceInfo& device;
+  DeviceLimits limits;
+  cudaStream_t stream = nullptr;
+  std::unique_ptr<KernelCompiler> compiler;
+  std::unique_ptr<UtilityKernels> utility;
+  std::unique_ptr<CublasProviders> cublas;
+  std::unique_ptr<L2Flusher> flusher;  // only with --cold-l2
+  std::vector<FamilySpec> extra_families;
+};
+
+// Device-to-device copy bandwidth and cuBLAS's fp16 rate at 8192^3, measured now.
+void measure_peaks(BenchGpu& gpu, BenchRun& run);
+
+ShapeBench bench_shape(BenchGpu& gpu, const TuningDb& db, std::int64_t device_id, const Problem& problem,
+                       const BenchPlan& plan);
+
+void run_torch_if_asked(const BenchOptions& options, const BenchPlan& plan, BenchRun& run, Progress& progress);
+void plot_if_possible(const BenchOptions& options, Progress& progress);
+
+}  // namespace cl2

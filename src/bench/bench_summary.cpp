@@ -1,0 +1,165 @@
+// summary.md: what the run was measured on, then CUDA-L2's table (speedups per mode, per-call wall
+// time first because that is how CUDA-L2 measures, then GPU time), the same split by size class,
+// the best and worst shapes, throughput against the measured peaks, and the shapes not tuned.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "bench/bench_renderers.hpp"
+#include "bench/bench_summary_sections.hpp"
+#include "report/speedup_stats.hpp"
+#include "report/text_table.hpp"
+
+namespace cl2 {
+namespace {
+
+// The baselines of CUDA-L2's summary table, in its column order.
+const std::vector<std::string>& summary_baselines() {
+  static const std::vector<std::string> names = {"torch", "cublas_max", "cublaslt_heuristic",
+                                                 "cublaslt_autotune"};
+  return names;
+}
+
+std::string figure_title(Figure figure) {
+  return figure == Figure::Wall
+             ? "Per-call time (wall clock around the call and a synchronize, as CUDA-L2 measures)"
+             : "GPU time (CUDA events; offline: around graph-captured calls)";
+}
+
+std::string peak_text(double value, const char* unit, const char* how) {
+  return std::isfinite(value) && value > 0 ? fmt::format("{:.1f} {} ({})", value, unit, how)
+                                           : fmt::format("not measured ({})", unit);
+}
+
+std::string shape_counts(const BenchView& view) {
+  int by_class[3] = {0, 0, 0}, tuned = 0;
+  for (const auto& shape : view.shapes) {
+    ++by_class[static_cast<int>(size_class(shape.problem().shape))];
+    tuned += shape.bench().has_winner ? 1 : 0;
+  }
+  const int total = static_cast<int>(view.shapes.size());
+  return fmt::format("{} (small {}, mid {}, large {}); tuned {}, not tuned {}", total, by_class[0],
+                     by_class[1], by_class[2], tuned, total - tuned);
+}
+
+std::string device_section(const BenchView& view) {
+  const BenchRun& run = *view.run;
+  const DeviceInfo& d = run.device;
+  std::vector<std::string> modes;
+  for (const auto& mode : view.modes) modes.push_back(mode.label());
+  std::string out = "# cuda-l2-tune bench: ours vs torch.matmul, cuBLAS and cuBLASLt\n\n";
+  out += fmt::format("- GPU: {}, sm_{}{}, {} SMs, {} MB L2\n", d.name, d.cc_major, d.cc_minor,
+                     d.num_sms, d.l2_bytes >> 20);
+  out += fmt::format("- Clocks (rated): SM {} MHz, memory {} MHz\n", d.sm_clock_mhz, d.mem_clock_mhz);
+  out += fmt::format("- Software: driver {}, CUDA runtime {}, cuBLAS {}, NVRTC {}\n",
+                     d.driver_version, d.cuda_runtime_version, d.cublas_version, d.nvrtc_version);
+  out += fmt::format("- Measured at: {}\n", run.measured_at);
+  out += fmt::format("- Measured peaks: {}; {}\n",
+                     peak_text(run.peak_tflops, "TFLOP/s", "cuBLAS fp16 GEMM 8192³, fp32 accumulation"),
+                     peak_text(run.peak_gbps, "GB/s", "device-to-device copy, bytes read + written"));
+  out += run.cold_l2 ? "- L2: cold (inputs are not resident in L2 when a call starts)\n"
+                     : "- L2: warm (the same inputs every call, resident in L2 where they fit)\n";
+  out += fmt::format("- Shapes: {}\n", shape_counts(view));
+  out += fmt::format("- Modes: {}\n", fmt::join(modes, ", "));
+  return out;
+}
+
+bool torch_timed_with_f16_accum(const BenchView& view) {
+  return std::any_of(view.shapes.begin(), view.shapes.end(), [&](const ShapeView& shape) {
+    if (shape.problem().accum != Accum::F16) return false;
+    for (const auto& mode : view.modes)
+      if (shape.find("torch", mode)) return true;
+    return false;
+  });
+}
+
+std::string reading_guide(const BenchView& view) {
+  std::string out =
+      "Speedup = baseline time / our time for one shape (above 1: ours is faster). Each cell is "
+      "the geometric mean (arithmetic mean in parentheses) over the shapes where both were "
+      "measured; \"[n shapes]\" follows when that is fewer than the row's shapes, the shapes with "
+      "a time of ours. cuBLAS-max is the faster of cuBLAS NN and TN, per shape and figure. "
+      "Offline: calls back to back; server N ms: each call alone after an idle gap of N ms. Size "
+      "classes by 2·M·N·K: small < 2·512³, mid < 2·4096³, large from there.\n";
+  if (torch_timed_with_f16_accum(view))
+    out += "\ntorch.matmul has no fp16-accumulation switch: on f16-accum shapes it runs with its "
+           "default (fp32 accumulation).\n";
+  return out;
+}
+
+struct SpeedupRow {
+  std::string label;
+  BenchMode mode;
+  std::vector<const ShapeView*> shapes;
+};
+
+std::string stats_cell(const SpeedupStats& stats, int shapes_with_ours) {
+  if (stats.count == 0) return "-";
+  std::string cell = fmt::format("{:.3f} ({:.3f})", stats.geomean, stats.mean);
+  if (stats.count < shapes_with_ours) cell += fmt::format(" [{} shapes]", stats.count);
+  return cell;
+}
+
+std::string speedup_table(const std::string& first_header, const std::vector<SpeedupRow>& rows,
+                          Figure figure) {
+  std::vector<TableColumn> columns = {{first_header, Align::Left}, {"shapes"}};
+  for (const auto& baseline : summary_baselines())
+    columns.push_back({fmt::format("vs {}", provider_title(baseline))});
+  TextTable table(std::move(columns));
+  for (const auto& row : rows) {
+    int with_ours = 0;
+    for (const ShapeView* shape : row.shapes)
+      with_ours += std::isnan(shape->time_us("ours", row.mode, figure)) ? 0 : 1;
+    std::vector<std::string> cells = {row.label, std::to_string(with_ours)};
+    for (const auto& baseline : summary_baselines()) {
+      std::vector<double> ratios;
+      for (const ShapeView* shape : row.shapes)
+        ratios.push_back(shape->speedup(baseline, row.mode, figure));
+      cells.push_back(stats_cell(speedup_stats(ratios), with_ours));
+    }
+    table.add_row(std::move(cells));
+  }
+  return table.markdown();
+}
+
+std::vector<const ShapeView*> all_shapes(const BenchView& view) {
+  std::vector<const ShapeView*> shapes;
+  for (const auto& shape : view.shapes) shapes.push_back(&shape);
+  return shapes;
+}
+
+std::string mode_tables(const BenchView& view) {
+  std::vector<SpeedupRow> rows;
+  for (const auto& mode : view.modes) rows.push_back({mode.label(), mode, all_shapes(view)});
+  std::string out;
+  for (const Figure figure : {Figure::Wall, Figure::Gpu})
+    out += fmt::format("\n## {}\n\n{}", figure_title(figure), speedup_table("mode", rows, figure));
+  return out;
+}
+
+std::string size_class_tables(const BenchView& view) {
+  std::string out = "\n## By size class (offline)\n";
+  if (!has_offline(view)) return out + "\nNo offline timings in this run.\n";
+  std::vector<SpeedupRow> rows;
+  for (const SizeClass size : {SizeClass::Small, SizeClass::Mid, SizeClass::Large}) {
+    SpeedupRow row{std::string(to_string(size)), offline_mode(), {}};
+    for (const auto& shape : view.shapes)
+      if (size_class(shape.problem().shape) == size) row.shapes.push_back(&shape);
+    rows.push_back(std::move(row));
+  }
+  rows.push_back({"all", offline_mode(), all_shapes(view)});
+  for (const Figure figure : {Figure::Wall, Figure::Gpu})
+    out += fmt::format("\n### {}\n\n{}", figure_title(figure), speedup_table("class", rows, figure));
+  return out;
+}
+
+}  // namespace
+
+std::string render_bench_summary(const BenchView& view) {
+  return device_section(view) + "\n" + reading_guide(view) + mode_tables(view) +
+         size_class_tables(view) + best_and_worst_section(view) + throughput_section(view) +
+         untuned_section(view);
+}
+
+}  // namespace cl2

@@ -1,0 +1,431 @@
+#include <gtest/gtest.h>
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <limits>
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "bench/bench_report.hpp"
+#include "core/errors.hpp"
+#include "db_test_support.hpp"
+
+using namespace cl2;
+using namespace cl2::test;
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+// Baseline time / our time, for the GPU and the wall figure.
+struct Ratio {
+  double gpu, wall;
+};
+
+ProviderTiming timing(const std::string& provider, const std::string& mode, int interval_ms,
+                      double gpu_us, double wall_us) {
+  return {provider, mode, interval_ms, gpu_us, 0.5, 12, wall_us, 1.5, 40};
+}
+
+// Ours at the given times and every baseline at ratio × ours, so each speedup in the report is
+// exactly the ratio given here. No "ours" where ours_gpu_us is NaN (a shape without a winner).
+void add_mode(ShapeBench& shape, const std::string& mode, int interval_ms, double ours_gpu_us,
+              double ours_wall_us, const std::vector<std::pair<std::string, Ratio>>& ratios) {
+  if (!std::isnan(ours_gpu_us))
+    shape.timings.push_back(timing("ours", mode, interval_ms, ours_gpu_us, ours_wall_us));
+  for (const auto& [provider, ratio] : ratios)
+    shape.timings.push_back(
+        timing(provider, mode, interval_ms, ours_gpu_us * ratio.gpu, ours_wall_us * ratio.wall));
+}
+
+std::vector<std::pair<std::string, Ratio>> all_at(double ratio, bool with_torch = true) {
+  std::vector<std::pair<std::string, Ratio>> ratios;
+  for (const char* provider :
+       {"cublas_nn", "cublas_tn", "cublaslt_heuristic", "cublaslt_autotune", "torch"})
+    if (with_torch || std::string(provider) != "torch") ratios.push_back({provider, {ratio, ratio}});
+  return ratios;
+}
+
+ShapeBench tuned(const Problem& problem) {
+  return {problem, true, "sm90", R"({"family":"sm90","params":{"BM":128}})", {}};
+}
+
+// Small, mid and large shapes with a winner, and a mid shape without one. Offline speedups per
+// baseline (gpu; wall) over small, mid, large:
+//   torch              1 4 2 (geomean 2);   2 2 2 (2)
+//   cuBLAS-max         1 2 4 (2);           1 1 1 (1)   NN wins small's GPU time, TN its wall time
+//   cuBLASLt-heuristic 1 1 8 (2);           1 4 16 (4)
+//   cuBLASLt-autotune  2 8 4 (4);           0.5 1 2 (1)
+// Server 10 ms: every speedup 3; no torch timing for the large shape.
+BenchRun fixture_run() {
+  BenchRun run;
+  run.device = test_device();
+  run.measured_at = "2026-12-01T03:04:05Z";
+  run.peak_tflops = 800;
+  run.peak_gbps = 4000;
+  run.intervals_ms = {10};
+
+  ShapeBench small = tuned(test_problem(256, 256, 256));
+  add_mode(small, "offline", 0, 10, 20,
+           {{"torch", {1, 2}}, {"cublas_nn", {1, 2}}, {"cublas_tn", {3, 1}},
+            {"cublaslt_heuristic", {1, 1}}, {"cublaslt_autotune", {2, 0.5}}});
+  add_mode(small, "server", 10, 40, 80, all_at(3));
+
+  ShapeBench mid = tuned(test_problem(1024, 1024, 1024));
+  add_mode(mid, "offline", 0, 100, 110,
+           {{"torch", {4, 2}}, {"cublas_nn", {4, 1.5}}, {"cublas_tn", {2, 1}},
+            {"cublaslt_heuristic", {1, 4}}, {"cublaslt_autotune", {8, 1}}});
+  add_mode(mid, "server", 10, 140, 180, all_at(3));
+
+  ShapeBench large = tuned(test_problem(8192, 8192, 8192));
+  add_mode(large, "offline", 0, 2000, 2010,
+           {{"torch", {2, 2}}, {"cublas_nn", {4, 1}}, {"cublas_tn", {8, 3}},
+            {"cublaslt_heuristic", {8, 16}}, {"cublaslt_autotune", {4, 2}}});
+  add_mode(large, "server", 10, 2040, 2080, all_at(3, /*with_torch=*/false));
+
+  ShapeBench untuned{test_problem(2048, 2048, 1024, Layout::NN, Accum::F16), false, "", "", {}};
+  untuned.timings = {timing("cublas_nn", "offline", 0, 50, 60),
+                     timing("cublas_tn", "offline", 0, 55, 65),
+                     timing("cublaslt_heuristic", "offline", 0, 45, kNaN),
+                     timing("cublaslt_autotune", "offline", 0, 40, 50),
+                     timing("torch", "offline", 0, 52, 70),
+                     timing("cublaslt_autotune", "server", 10, 90, 120)};
+
+  run.shapes = {small, mid, large, untuned};
+  return run;
+}
+
+// Every part between separators, empty ones included ("a,b," is three fields).
+std::vector<std::string> split(const std::string& text, char separator) {
+  std::vector<std::string> parts(1);
+  for (const char c : text) {
+    if (c == separator) parts.emplace_back();
+    else parts.back() += c;
+  }
+  return parts;
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines = split(text, '\n');
+  if (lines.back().empty()) lines.pop_back();  // the newline that ends the last line
+  return lines;
+}
+
+std::string trim(const std::string& text) {
+  const auto first = text.find_first_not_of(' ');
+  return first == std::string::npos ? "" : text.substr(first, text.find_last_not_of(' ') - first + 1);
+}
+
+// The cells of the rows of the first Markdown table after the line `heading`.
+std::vector<std::vector<std::string>> table_after(const std::string& markdown,
+                                                  const std::string& heading) {
+  const auto lines = lines_of(markdown);
+  auto line = std::find(lines.begin(), lines.end(), heading);
+  EXPECT_NE(line, lines.end()) << "no heading '" << heading << "' in\n" << markdown;
+  while (line != lines.end() && line->rfind("|", 0) != 0) ++line;
+  std::vector<std::vector<std::string>> rows;
+  for (line += line != lines.end() ? 2 : 0; line < lines.end() && line->rfind("|", 0) == 0; ++line) {
+    std::vector<std::string> cells;
+    const auto parts = split(*line, '|');
+    for (std::size_t i = 1; i + 1 < parts.size(); ++i) cells.push_back(trim(parts[i]));
+    rows.push_back(cells);
+  }
+  return rows;
+}
+
+std::vector<std::string> row_labelled(const std::vector<std::vector<std::string>>& rows,
+                                      const std::string& label) {
+  for (const auto& row : rows)
+    if (!row.empty() && row[0] == label) return row;
+  ADD_FAILURE() << "no row '" << label << "'";
+  return {};
+}
+
+// The cell the summary should show for three speedups: geomean (mean), computed here by hand.
+std::string cell_of(double a, double b, double c) {
+  return fmt::format("{:.3f} ({:.3f})", std::cbrt(a * b * c), (a + b + c) / 3);
+}
+
+std::map<std::string, std::string> csv_record(const std::string& header, const std::string& line) {
+  const auto names = split(header, ','), values = split(line, ',');
+  EXPECT_EQ(names.size(), values.size()) << line;
+  std::map<std::string, std::string> record;
+  for (std::size_t i = 0; i < names.size() && i < values.size(); ++i) record[names[i]] = values[i];
+  return record;
+}
+
+// The bench.csv row of one shape, provider and mode, as column name -> text.
+std::map<std::string, std::string> bench_row(const std::string& csv, const std::string& mnk_prefix,
+                                             const std::string& provider, const std::string& mode) {
+  const auto lines = lines_of(csv);
+  for (const auto& line : lines)
+    if (line.rfind(mnk_prefix, 0) == 0 && line.find("," + provider + "," + mode + ",") != std::string::npos)
+      return csv_record(lines[0], line);
+  ADD_FAILURE() << "no bench.csv row " << mnk_prefix << " " << provider << " " << mode;
+  return {};
+}
+
+class BenchReport : public ::testing::Test {
+ protected:
+  void SetUp() override { write_bench_outputs(run_, dir_.file("out")); }
+  std::string output(const std::string& name) const { return read_bytes(dir_.file("out/" + name)); }
+
+  TempDir dir_;
+  BenchRun run_ = fixture_run();
+};
+
+}  // namespace
+
+TEST_F(BenchReport, WritesEveryFileAndNoTemporaries) {
+  std::vector<std::string> names;
+  for (const auto& entry : std::filesystem::directory_iterator(dir_.file("out")))
+    names.push_back(entry.path().filename().string());
+  std::sort(names.begin(), names.end());
+  EXPECT_EQ(names, (std::vector<std::string>{"bench.csv", "run.json", "speedups.csv", "summary.md"}));
+  for (const auto& name : names) EXPECT_FALSE(output(name).empty()) << name;
+}
+
+TEST_F(BenchReport, BenchCsvHasOneRowPerTimingPlusCublasMax) {
+  const auto lines = lines_of(output("bench.csv"));
+  EXPECT_EQ(lines[0],
+            "M,N,K,layout,accum,size_class,provider,mode,interval_ms,gpu_us,gpu_spread_pct,"
+            "gpu_samples,wall_us,wall_spread_pct,wall_samples,tflops_gpu,gbps_gpu");
+  // Timings given: small 6+6, mid 6+6, large 6+5, untuned 5+1 = 41; a cublas_max row for every
+  // shape and mode with a cuBLAS timing: 3 shapes × 2 modes + the untuned shape's offline = 7.
+  EXPECT_EQ(lines.size() - 1, 41u + 7u);
+
+  const std::string csv = output("bench.csv");
+  // cuBLAS-max of the small shape: NN's GPU time (10 µs < 30 µs), TN's wall time (20 µs < 40 µs).
+  const auto max = bench_row(csv, "256,256,256,", "cublas_max", "offline");
+  EXPECT_EQ(max.at("gpu_us"), "10.000");
+  EXPECT_EQ(max.at("wall_us"), "20.000");
+  EXPECT_EQ(max.at("size_class"), "small");
+  // 2·8192³ FLOP in 2000 µs; 2·3·8192² bytes.
+  const auto large = bench_row(csv, "8192,8192,8192,", "ours", "offline");
+  EXPECT_EQ(large.at("tflops_gpu"), "549.7558");
+  EXPECT_EQ(large.at("gbps_gpu"), "201.3266");
+  EXPECT_EQ(large.at("gpu_samples"), "12");
+  // A figure that was not measured is an empty field.
+  EXPECT_EQ(bench_row(csv, "2048,2048,1024,nn,f16", "cublaslt_heuristic", "offline").at("wall_us"), "");
+}
+
+TEST_F(BenchReport, SpeedupsCsvHasOneRowPerShapeAndMode) {
+  const auto lines = lines_of(output("speedups.csv"));
+  ASSERT_EQ(lines.size(), 1u + 8u);
+  EXPECT_EQ(lines[0],
+            "mnk,layout,accum,mode,interval_ms,gpu_vs_torch,gpu_vs_cublas_nn,gpu_vs_cublas_tn,"
+            "gpu_vs_cublas_max,gpu_vs_cublaslt_heuristic,gpu_vs_cublaslt_autotune,wall_vs_torch,"
+            "wall_vs_cublas_nn,wall_vs_cublas_tn,wall_vs_cublas_max,wall_vs_cublaslt_heuristic,"
+            "wall_vs_cublaslt_autotune");
+  EXPECT_EQ(lines[1], "256_256_256,tn,f32,offline,0,1.0000,1.0000,3.0000,1.0000,1.0000,2.0000,"
+                      "2.0000,2.0000,1.0000,1.0000,1.0000,0.5000");
+  EXPECT_EQ(lines[6], "8192_8192_8192,tn,f32,server,10,,3.0000,3.0000,3.0000,3.0000,3.0000,,"
+                      "3.0000,3.0000,3.0000,3.0000,3.0000");
+  // No timing of ours: every speedup empty, the shape still listed.
+  EXPECT_EQ(lines[7], "2048_2048_1024,nn,f16,offline,0,,,,,,,,,,,,");
+}
+
+TEST_F(BenchReport, SummaryGeomeansPerModeAndFigure) {
+  const std::string md = output("summary.md");
+  const auto wall = table_after(
+      md, "## Per-call time (wall clock around the call and a synchronize, as CUDA-L2 measures)");
+  ASSERT_EQ(wall.size(), 2u);
+  EXPECT_EQ(wall[0], (std::vector<std::string>{"offline", "3", cell_of(2, 2, 2), cell_of(1, 1, 1),
+                                               cell_of(1, 4, 16), cell_of(0.5, 1, 2)}));
+  const auto gpu = table_after(md, "## GPU time (CUDA events; offline: around graph-captured calls)");
+  EXPECT_EQ(row_labelled(gpu, "offline"),
+            (std::vector<std::string>{"offline", "3", cell_of(1, 4, 2), cell_of(1, 2, 4),
+                                      cell_of(1, 1, 8), cell_of(2, 8, 4)}));
+  EXPECT_EQ(cell_of(2, 8, 4), "4.000 (4.667)");  // the hand computation itself
+  // Torch was not timed on the large shape in server mode: two shapes, and the cell says so.
+  EXPECT_EQ(row_labelled(gpu, "server 10 ms"),
+            (std::vector<std::string>{"server 10 ms", "3", "3.000 (3.000) [2 shapes]",
+                                      "3.000 (3.000)", "3.000 (3.000)", "3.000 (3.000)"}));
+}
+
+TEST_F(BenchReport, SummarySplitsBySizeClass) {
+  const std::string md = output("summary.md");
+  const auto gpu = table_after(md, "### GPU time (CUDA events; offline: around graph-captured calls)");
+  ASSERT_EQ(gpu.size(), 4u);
+  EXPECT_EQ(row_labelled(gpu, "small")[5], "2.000 (2.000)");
+  // The untuned mid shape has no time of ours: one shape in the class.
+  EXPECT_EQ(row_labelled(gpu, "mid")[1], "1");
+  EXPECT_EQ(row_labelled(gpu, "mid")[5], "8.000 (8.000)");
+  EXPECT_EQ(row_labelled(gpu, "large")[5], "4.000 (4.000)");
+  EXPECT_EQ(row_labelled(gpu, "all")[5], cell_of(2, 8, 4));
+  const auto wall = table_after(
+      md, "### Per-call time (wall clock around the call and a synchronize, as CUDA-L2 measures)");
+  EXPECT_EQ(row_labelled(wall, "large")[4], "16.000 (16.000)");
+}
+
+TEST_F(BenchReport, SummaryRanksShapesAgainstAutotune) {
+  const std::string md = output("summary.md");
+  auto shapes_of = [](const std::vector<std::vector<std::string>>& rows) {
+    std::vector<std::string> shapes;
+    for (const auto& row : rows) shapes.push_back(row.at(1));
+    return shapes;
+  };
+  const auto best = table_after(md, "### 3 best");
+  EXPECT_EQ(shapes_of(best), (std::vector<std::string>{"1024x1024x1024 tn f32",
+                                                       "8192x8192x8192 tn f32", "256x256x256 tn f32"}));
+  EXPECT_EQ(best[0], (std::vector<std::string>{"1", "1024x1024x1024 tn f32", "mid", "sm90",
+                                               "100.000", "800.000", "8.000x"}));
+  EXPECT_EQ(shapes_of(table_after(md, "### 3 worst")),
+            (std::vector<std::string>{"256x256x256 tn f32", "8192x8192x8192 tn f32",
+                                      "1024x1024x1024 tn f32"}));
+}
+
+TEST_F(BenchReport, SummaryHeaderThroughputAndUntunedShapes) {
+  const std::string md = output("summary.md");
+  for (const char* expected :
+       {"- GPU: NVIDIA H200, sm_90, 132 SMs, 60 MB L2", "cuBLAS 13.1.0, NVRTC 13.0",
+        "- Measured at: 2026-12-01T03:04:05Z", "800.0 TFLOP/s", "4000.0 GB/s", "- L2: warm",
+        "- Shapes: 4 (small 1, mid 2, large 1); tuned 3, not tuned 1",
+        "- Modes: offline, server 10 ms", "on f16-accum shapes it runs with its default",
+        "Not tuned (no winner; left out of every speedup above): 2048x2048x1024 nn f16\n"})
+    EXPECT_NE(md.find(expected), std::string::npos) << expected << "\n" << md;
+  const auto throughput = table_after(md, "## Throughput of the 4 largest shapes (offline GPU time)");
+  ASSERT_EQ(throughput.size(), 4u);
+  EXPECT_EQ(throughput[0], (std::vector<std::string>{"8192x8192x8192 tn f32", "549.8 (68.7%)",
+                                                     "137.4 (17.2%)", "201.3 (5.0%)", "50.3 (1.3%)"}));
+  EXPECT_EQ(throughput[1][1], "-");  // the untuned 2048x2048x1024 comes second, without ours
+}
+
+TEST_F(BenchReport, RunJsonRoundTrips) {
+  const BenchRun back = read_bench_run(dir_.file("out/run.json"));
+  EXPECT_EQ(back.device.fingerprint(), run_.device.fingerprint());
+  EXPECT_EQ(back.measured_at, run_.measured_at);
+  EXPECT_EQ(back.peak_tflops, run_.peak_tflops);
+  EXPECT_EQ(back.peak_gbps, run_.peak_gbps);
+  EXPECT_EQ(back.cold_l2, run_.cold_l2);
+  EXPECT_EQ(back.intervals_ms, run_.intervals_ms);
+  ASSERT_EQ(back.shapes.size(), run_.shapes.size());
+  for (std::size_t s = 0; s < back.shapes.size(); ++s) {
+    const ShapeBench &a = back.shapes[s], &b = run_.shapes[s];
+    EXPECT_EQ(a.problem, b.problem);
+    EXPECT_EQ(a.has_winner, b.has_winner);
+    EXPECT_EQ(a.winner_family, b.winner_family);
+    EXPECT_EQ(a.winner_config, b.winner_config);
+    ASSERT_EQ(a.timings.size(), b.timings.size());
+    for (std::size_t t = 0; t < a.timings.size(); ++t) {
+      const ProviderTiming &x = a.timings[t], &y = b.timings[t];
+      EXPECT_EQ(std::tie(x.provider, x.mode, x.interval_ms, x.gpu_us, x.gpu_spread_pct,
+                         x.gpu_samples, x.wall_spread_pct, x.wall_samples),
+                std::tie(y.provider, y.mode, y.interval_ms, y.gpu_us, y.gpu_spread_pct,
+                         y.gpu_samples, y.wall_spread_pct, y.wall_samples));
+      EXPECT_TRUE(x.wall_us == y.wall_us || (std::isnan(x.wall_us) && std::isnan(y.wall_us)));
+    }
+  }
+  // Regenerating the report from run.json gives the same files.
+  write_bench_outputs(back, dir_.file("again"));
+  for (const char* name : {"bench.csv", "speedups.csv", "summary.md", "run.json"})
+    EXPECT_EQ(read_bytes(dir_.file(std::string("again/") + name)), output(name)) << name;
+}
+
+TEST(BenchReportShapes, WinnerWithoutTimingOfOursIsListed) {
+  TempDir dir;
+  BenchRun run = fixture_run();
+  std::erase_if(run.shapes[1].timings, [](const ProviderTiming& t) { return t.provider == "ours"; });
+  write_bench_outputs(run, dir.file("out"));
+  const std::string md = read_bytes(dir.file("out/summary.md"));
+  EXPECT_NE(md.find("Tuned but not timed (a winner, no timing of ours): 1024x1024x1024 tn f32\n"),
+            std::string::npos)
+      << md;
+  EXPECT_EQ(row_labelled(table_after(md, "### 2 best"), "1")[1], "8192x8192x8192 tn f32");
+}
+
+TEST(BenchReportErrors, EmptyRunAndBadRunJsonAreUserErrors) {
+  TempDir dir;
+  try {
+    write_bench_outputs(BenchRun{}, dir.file("out"));
+    FAIL() << "an empty run was written";
+  } catch (const UserError& error) {
+    EXPECT_NE(std::string(error.what()).find("no shapes to report"), std::string::npos);
+  }
+  EXPECT_FALSE(std::filesystem::exists(dir.file("out")));
+  EXPECT_THROW(read_bench_run(dir.file("missing.json")), UserError);
+  write_bytes(dir.file("bad.json"), "{\"format\": \"cuda-l2-tune/bench-run\", \"version\": 1}");
+  try {
+    read_bench_run(dir.file("bad.json"));
+    FAIL() << "a run without a device was read";
+  } catch (const UserError& error) {
+    EXPECT_EQ(std::string(error.what()).rfind(dir.file("bad.json"), 0), 0u) << error.what();
+  }
+  BenchRun unknown_provider = fixture_run();
+  unknown_provider.shapes[0].timings[0].provider = "cutlass";
+  EXPECT_THROW(write_bench_outputs(unknown_provider, dir.file("out")), UserError);
+}
+
+TEST(BenchTorchMerge, AddsTorchRowsForShapesInTheRun) {
+  TempDir dir;
+  BenchRun run = fixture_run();
+  for (auto& shape : run.shapes)
+    std::erase_if(shape.timings, [](const ProviderTiming& t) { return t.provider == "torch"; });
+  write_bytes(dir.file("torch.csv"),
+              "M,N,K,layout,accum,mode,interval_ms,gpu_us,gpu_spread_pct,gpu_samples,wall_us,"
+              "wall_spread_pct,wall_samples,note\n"
+              "256,256,256,tn,f32,offline,0,12.5,0.4,30,25.0,2.0,200,\n"
+              "256,256,256,tn,f32,server,10,50,1.0,5,90,3.0,5,\n"
+              "2048,2048,1024,nn,f16,offline,0,60,0.3,30,,,0,\"torch default accumulation, f32\"\n"
+              "256,256,256,nn,f32,offline,0,99,0.4,30,99,2.0,200,\n"  // not in the run: ignored
+              "77,77,77,tn,f32,offline,0,1,0.1,30,2,0.1,200,\n");     // not in the run: ignored
+  merge_torch_results(run, dir.file("torch.csv"));
+  merge_torch_results(run, dir.file("torch.csv"));  // again: replaces, adds nothing
+
+  auto torch_timings = [](const ShapeBench& shape) {
+    std::vector<ProviderTiming> found;
+    for (const auto& t : shape.timings)
+      if (t.provider == "torch") found.push_back(t);
+    return found;
+  };
+  const auto small = torch_timings(run.shapes[0]);
+  ASSERT_EQ(small.size(), 2u);
+  EXPECT_EQ(small[0].mode, "offline");
+  EXPECT_EQ(small[0].gpu_us, 12.5);
+  EXPECT_EQ(small[0].wall_samples, 200);
+  EXPECT_EQ(small[1].interval_ms, 10);
+  EXPECT_TRUE(torch_timings(run.shapes[1]).empty());
+  const auto untuned = torch_timings(run.shapes[3]);
+  ASSERT_EQ(untuned.size(), 1u);
+  EXPECT_TRUE(std::isnan(untuned[0].wall_us));
+
+  write_bench_outputs(run, dir.file("out"));
+  // The merged timing is what the report compares with: torch 12.5 µs / ours 10 µs.
+  const auto speedups = lines_of(read_bytes(dir.file("out/speedups.csv")));
+  EXPECT_EQ(speedups[1].rfind("256_256_256,tn,f32,offline,0,1.2500,", 0), 0u) << speedups[1];
+}
+
+TEST(BenchTorchMerge, RejectsMissingAndMalformedFiles) {
+  TempDir dir;
+  BenchRun run = fixture_run();
+  const BenchRun before = run;
+  auto expect_user_error = [&](const std::string& path, const std::string& needle) {
+    try {
+      merge_torch_results(run, path);
+      ADD_FAILURE() << path << " was accepted";
+    } catch (const UserError& error) {
+      const std::string message = error.what();
+      EXPECT_EQ(message.rfind(path, 0), 0u) << message;  // names the file first
+      EXPECT_NE(message.find(needle), std::string::npos) << message;
+      EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+    }
+  };
+  expect_user_error(dir.file("missing.csv"), "cannot read");
+  write_bytes(dir.file("no_column.csv"), "M,N,K,layout,accum,mode\n256,256,256,tn,f32,offline\n");
+  expect_user_error(dir.file("no_column.csv"), "no column 'interval_ms'");
+  const std::string header =
+      "M,N,K,layout,accum,mode,interval_ms,gpu_us,gpu_spread_pct,gpu_samples,wall_us,"
+      "wall_spread_pct,wall_samples\n";
+  write_bytes(dir.file("not_number.csv"),
+              header + "256,256,256,tn,f32,offline,0,12.5,0.4,30,25,2,200\n"
+                       "256,256,256,tn,f32,offline,0,fast,0.4,30,25,2,200\n");
+  expect_user_error(dir.file("not_number.csv"), ":3: gpu_us = 'fast' is not a number");
+  write_bytes(dir.file("short.csv"), header + "256,256,256,tn,f32,offline,0,12.5\n");
+  expect_user_error(dir.file("short.csv"), "8 fields for 13 columns");
+  write_bytes(dir.file("bad_mode.csv"), header + "256,256,256,tn,f32,burst,0,1,1,1,1,1,1\n");
+  expect_user_error(dir.file("bad_mode.csv"), "mode 'burst'");
+  // Nothing was merged from the files that failed part-way.
+  EXPECT_EQ(run.shapes[0].timings.size(), before.shapes[0].timings.size());
+  EXPECT_EQ(run.shapes[0].timings[1].gpu_us, before.shapes[0].timings[1].gpu_us);
+}
