@@ -31,13 +31,15 @@ if [ ! -e "$cuda_home/include/nvrtc.h" ]; then
   exit 1
 fi
 
-# cuobjdump reads the SASS of compiled cubins in the tests (is HGMMA there?). The toolkit here may
-# lack it; NVIDIA publishes it on PyPI.
+# cuobjdump (and the nvdisasm it runs for -sass) reads the SASS of compiled cubins in the tests
+# (is HGMMA there?). The toolkit here may lack them; NVIDIA publishes both on PyPI.
 if ! command -v cuobjdump >/dev/null && [ ! -x "$cuda_home/bin/cuobjdump" ]; then
-  if command -v python3 >/dev/null && ! python3 -m pip show -q nvidia-cuda-cuobjdump >/dev/null 2>&1; then
-    echo "setup: installing cuobjdump (PyPI nvidia-cuda-cuobjdump)"
-    python3 -m pip install -q --root-user-action=ignore nvidia-cuda-cuobjdump || echo "setup: cuobjdump unavailable; SASS checks will be skipped" >&2
-  fi
+  for pkg in nvidia-cuda-cuobjdump nvidia-cuda-nvdisasm; do
+    if command -v python3 >/dev/null && ! python3 -m pip show -q "$pkg" >/dev/null 2>&1; then
+      echo "setup: installing $pkg (PyPI)"
+      python3 -m pip install -q --root-user-action=ignore "$pkg" || echo "setup: $pkg unavailable; SASS checks will be skipped" >&2
+    fi
+  done
 fi
 # matplotlib draws the bench plots (scripts/plot_bench.py) and its test; without it that test skips.
 if command -v python3 >/dev/null && ! python3 -c 'import matplotlib' >/dev/null 2>&1; then

@@ -37,6 +37,7 @@ ExprVariables config_variables(const FamilySpec& family, const KernelConfig& con
   device.add_to(vars);
   for (const auto& [name, value] : config.params) vars[name] = value;
   for (const auto& [name, expr] : family.defines) vars[name] = expr.eval(vars);
+  for (const auto& [name, expr] : family.derived) vars[name] = expr.eval(vars);
   return vars;
 }
 
@@ -86,11 +87,12 @@ EnumerationPlan make_plan(const FamilySpec& family) {
       if (auto it = bound_at.find(name); it != bound_at.end()) depth = std::max(depth, it->second);
     return depth;  // names not bound here come from the problem or the device
   };
-  for (const auto& define : family.defines) {
-    const std::size_t d = depth_of(define.second);
-    plan.defines_at[d].push_back(&define);
-    bound_at[define.first] = d;
-  }
+  for (const auto* named : {&family.defines, &family.derived})
+    for (const auto& define : *named) {
+      const std::size_t d = depth_of(define.second);
+      plan.defines_at[d].push_back(&define);
+      bound_at[define.first] = d;
+    }
   for (const auto& constraint : family.constraints)
     plan.constraints_at[depth_of(constraint.rule)].push_back(&constraint);
   return plan;
@@ -157,7 +159,7 @@ std::vector<Candidate> plan_candidates(const std::vector<const FamilySpec*>& fam
                                        const Problem& problem, const DeviceLimits& device,
                                        std::size_t max_candidates) {
   std::vector<Candidate> all;
-  std::vector<Candidate> keep;  // each family's two best, guaranteed a place
+  std::vector<Candidate> keep;  // each family's best two distinct candidates, guaranteed a place
   std::map<std::string, std::int64_t> rejections;
   std::string unsupported;
   for (const FamilySpec* family : families) {
@@ -167,7 +169,15 @@ std::vector<Candidate> plan_candidates(const std::vector<const FamilySpec*>& fam
       continue;
     }
     auto found = enumerate_family(*family, problem, device, &rejections);
-    for (std::size_t i = 0; i < found.size(); ++i) (i < 2 ? keep : all).push_back(std::move(found[i]));
+    std::string first_key;
+    int kept = 0;
+    for (auto& candidate : found) {
+      const std::string key = diversity_key(candidate);
+      const bool distinct = kept == 0 || (kept == 1 && key != first_key);
+      if (kept == 0) first_key = key;
+      kept += distinct;
+      (distinct ? keep : all).push_back(std::move(candidate));
+    }
   }
   if (all.empty() && keep.empty()) {
     std::string reason = unsupported;

@@ -50,7 +50,8 @@ std::vector<Candidate> enumerate_family(const FamilySpec& family, const Problem&
                                         std::map<std::string, std::int64_t>* rejections = nullptr);
 
 // The candidates to try for a problem: the union of the families' valid configs, cheapest first,
-// cut to `max_candidates` (0 = all) while keeping each family's two best in the list. Throws
+// cut to `max_candidates` (0 = all): each family's best two distinct candidates (by the family's
+// diversity params), then the cheapest of every distinct combination, then the rest by cost. Throws
 // UserError when no family has a valid config, naming the constraint that removed the most.
 std::vector<Candidate> plan_candidates(const std::vector<const FamilySpec*>& families,
                                        const Problem& problem, const DeviceLimits& device,

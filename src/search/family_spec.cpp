@@ -69,6 +69,9 @@ FamilySpec parse_family_spec(const std::string& json_text, const std::string& so
     for (const auto& entry : j.value("defines", json::array()))
       spec.defines.emplace_back(entry.at(0).get<std::string>(),
                                 parse_rule(entry.at(1), source, "defines"));
+    for (const auto& entry : j.value("derived", json::array()))
+      spec.derived.emplace_back(entry.at(0).get<std::string>(),
+                                parse_rule(entry.at(1), source, "derived"));
     for (const auto& entry : j.at("constraints")) {
       if (entry.is_string())
         spec.constraints.push_back({parse_rule(entry, source, "constraints"), entry.get<std::string>()});

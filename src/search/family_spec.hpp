@@ -46,6 +46,9 @@ struct FamilySpec {
   std::map<std::string, std::vector<std::int64_t>> params;   // sorted by name
   std::map<std::string, std::string> runtime_params;         // param -> Cl2GemmParams field
   std::vector<std::pair<std::string, Expr>> defines;         // in file order
+  // Named intermediate values of the rules and the cost model (may use the problem and device);
+  // evaluated after the defines, never compiled into the kernel.
+  std::vector<std::pair<std::string, Expr>> derived;
   std::vector<Constraint> constraints;
   LaunchSpec launch;
   std::vector<TensorMapSpec> tensor_maps;
