@@ -40,11 +40,11 @@ __device__ __forceinline__ Cl2Tile cl2_tile_of(int linear, int tiles_m, int tile
   return {first_m + in_group % rows, in_group / rows};
 }
 
-// Split-K: the K range is cut into p.split_k slices. Each slice's CTA stores its fp32 partial
-// tile in the workspace and counts itself in the tile's counter; the last to arrive adds the
-// slices in slice order (so the result does not depend on arrival order), writes C and resets the
-// counter for the next launch. Workspace layout: one int counter per tile (padded to 256 bytes),
-// then split_k partial tiles of tile_elems floats per output tile.
+// Split-K: the K range is cut into p.split_k slices, whose CTAs meet through the workspace: one
+// int counter per output tile (padded to 256 bytes) that each slice increments and the last
+// resets for the next launch (cl2_splitk_arrive), then either split_k partial tiles per output
+// tile that the last slice adds in slice order, so the result does not depend on arrival order
+// (cl2_splitk_partial, sm80), or one fp32 sum per tile (cl2_splitk_sum_tile, below, sm90).
 __device__ __forceinline__ int* cl2_splitk_counters(const Cl2GemmParams& p) {
   return reinterpret_cast<int*>(p.workspace);
 }
@@ -72,46 +72,6 @@ __device__ __forceinline__ bool cl2_splitk_arrive(const Cl2GemmParams& p, int ti
   const bool last = *flag_smem != 0;
   if (last) __threadfence();  // order the reads of other slices' partials after the count
   return last;
-}
-
-// Sum of one element over all slices, in slice order; reads bypass L1 (written by other SMs).
-__device__ __forceinline__ float cl2_splitk_sum(const Cl2GemmParams& p, int tiles, int tile,
-                                                int tile_elems, int index) {
-  float sum = 0.f;
-  for (int s = 0; s < p.split_k; ++s)
-    sum += __ldcg(cl2_splitk_partial(p, tiles, tile, s, tile_elems) + index);
-  return sum;
-}
-
-// The last slice's reduction, spread over all `threads` threads of the group: each takes 4-column
-// chunks of the tile, loads the chunk from every slice (independent loads, all in flight), adds
-// them in slice order and writes the 4 outputs (one 8-byte store where C allows it).
-template <int threads>
-__device__ __forceinline__ void cl2_splitk_reduce_store(const Cl2GemmParams& p, int tiles, int tile,
-                                                        int tile_rows, int tile_cols, int row0,
-                                                        int col0, int group_thread) {
-  const int tile_elems = tile_rows * tile_cols;
-  const bool wide_ok = (p.ldc & 3) == 0;
-  for (int chunk = group_thread; chunk < tile_elems / 4; chunk += threads) {
-    const int row = row0 + chunk * 4 / tile_cols, col = col0 + chunk * 4 % tile_cols;
-    if (row >= p.m || col >= p.n) continue;
-    float4 sum = make_float4(0.f, 0.f, 0.f, 0.f);
-#pragma unroll 4
-    for (int s = 0; s < p.split_k; ++s) {
-      const float4 part = __ldcg(reinterpret_cast<const float4*>(cl2_splitk_partial(p, tiles, tile, s, tile_elems)) + chunk);
-      sum.x += part.x;
-      sum.y += part.y;
-      sum.z += part.z;
-      sum.w += part.w;
-    }
-    unsigned short* out = p.c + (long long)row * p.ldc + col;
-    if (wide_ok && col + 3 < p.n) {
-      *reinterpret_cast<uint2*>(out) = make_uint2(cl2_pack_half2(sum.x, sum.y), cl2_pack_half2(sum.z, sum.w));
-    } else {
-      const float v[4] = {sum.x, sum.y, sum.z, sum.w};
-      for (int i = 0; i < 4 && col + i < p.n; ++i) out[i] = cl2_float_to_half(v[i]);
-    }
-  }
 }
 
 // Split-K by accumulation (used where many slices meet: reading every slice back in one CTA is

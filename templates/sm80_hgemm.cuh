@@ -355,10 +355,10 @@ extern "C" __global__ void __launch_bounds__(cl2_sm80::THREADS, 1)
   int* flag = reinterpret_cast<int*>(cl2_smem + RING_BYTES);
   if (!cl2_splitk_arrive<THREADS, 1>(p, tile, flag, tid)) return;
   // The reduction walks the tile in 4-column groups, consecutive threads on consecutive groups,
-  // so partial reads and C stores coalesce. It sums exactly as cl2_splitk_sum does (0 + slice 0
-  // + slice 1 + ..., L2 reads), but with the slice loop outside and QUADS independent 16-byte
-  // loads inside: cl2_splitk_sum per element is a chain of split_k dependent L2 round trips,
-  // which made the reduction, not the GEMM, the cost of every split-K launch.
+  // so partial reads and C stores coalesce. It sums in slice order (0 + slice 0 + slice 1 + ...,
+  // L2 reads) with the slice loop outside and QUADS independent 16-byte loads inside: a per-element
+  // loop over the slices is a chain of split_k dependent L2 round trips, which made the
+  // reduction, not the GEMM, the cost of every split-K launch.
   constexpr int QUADS_PER_THREAD = BM * BN / 4 / THREADS;
   constexpr int QUADS = QUADS_PER_THREAD < 8 ? QUADS_PER_THREAD : 8;
   static_assert(BM * BN / 4 % THREADS == 0 && QUADS_PER_THREAD % QUADS == 0, "tile split");

@@ -5,6 +5,7 @@
 
 #include "core/errors.hpp"
 #include "db_test_support.hpp"
+#include "report/csv.hpp"
 #include "report/export.hpp"
 
 using namespace cl2;
@@ -30,26 +31,6 @@ std::vector<WinnerRow> four_winners() {
           kNotMeasured, kNotMeasured),                                       // 1.25, -
       row(test_problem(8192, 8192, 8192), 1000.0, 1200.0, 1100.0, 1050.0),  // 1.1, 1.05
   };
-}
-
-// Splits one CSV line, honouring quotes.
-std::vector<std::string> csv_fields(const std::string& line) {
-  std::vector<std::string> fields(1);
-  bool quoted = false;
-  for (std::size_t i = 0; i < line.size(); ++i) {
-    const char c = line[i];
-    if (c == '"' && quoted && i + 1 < line.size() && line[i + 1] == '"') {
-      fields.back() += '"';
-      ++i;
-    } else if (c == '"') {
-      quoted = !quoted;
-    } else if (c == ',' && !quoted) {
-      fields.emplace_back();
-    } else {
-      fields.back() += c;
-    }
-  }
-  return fields;
 }
 
 std::vector<std::string> lines(const std::string& text) {
@@ -139,23 +120,23 @@ TEST(Export, CsvHasHeaderAndOneRowPerWinner) {
   rows[3].winner.time_us = 5123.4567;
   const auto csv = lines(render_export(rows, ExportFormat::Csv));
   ASSERT_EQ(csv.size(), 5u);
-  const auto header = csv_fields(csv[0]);
+  const auto header = split_csv_line(csv[0]);
   EXPECT_EQ(header.front(), "device");
   auto column = [&](const std::string& name) {
     return std::find(header.begin(), header.end(), name) - header.begin();
   };
   for (std::size_t i = 1; i < csv.size(); ++i) {
-    const auto fields = csv_fields(csv[i]);
+    const auto fields = split_csv_line(csv[i]);
     ASSERT_EQ(fields.size(), header.size()) << csv[i];
     EXPECT_EQ(fields[0], "NVIDIA H200");
     EXPECT_EQ(json::parse(fields[column("config")]).at("family"), "sm90");
   }
-  const auto large = csv_fields(csv[4]);
+  const auto large = split_csv_line(csv[4]);
   EXPECT_EQ(large[column("m")], "8192");
   EXPECT_EQ(large[column("time_us")], "5123.457");
   EXPECT_EQ(large[column("cublas_max_us")], "1100.000");
   EXPECT_EQ(large[column("speedup_vs_cublas_max")], "0.2147");
-  EXPECT_EQ(csv_fields(csv[3])[column("cublaslt_autotune_us")], "");  // not measured
+  EXPECT_EQ(split_csv_line(csv[3])[column("cublaslt_autotune_us")], "");  // not measured
 }
 
 TEST(Export, MarkdownHasDeviceSummaryAndShapes) {

@@ -5,6 +5,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include "bench/bench_view.hpp"
+#include "report/csv.hpp"
 
 namespace cl2 {
 
@@ -18,8 +19,6 @@ nlohmann::json bench_run_to_json(const BenchRun& run);
 BenchRun bench_run_from_json(const nlohmann::json& doc, const std::string& source);
 
 // RFC 4180 quoting of one CSV field; an empty field for a NaN number.
-std::string csv_field(const std::string& text);
 std::string csv_number(double value, int decimals);
-std::string csv_line(const std::vector<std::string>& fields);  // joined, quoted, '\n'-terminated
 
 }  // namespace cl2

@@ -15,12 +15,7 @@ namespace cl2 {
 namespace {
 
 StopRule wall_stop_rule() {
-  StopRule r;
-  r.min_samples = 15;
-  r.max_samples = 2000;
-  r.max_noise = 0.02;
-  r.max_seconds = 0.4;
-  return r;
+  return {.min_samples = 15, .max_samples = 2000, .max_noise = 0.02, .min_seconds = 0.0, .max_seconds = 0.4};
 }
 
 void add_timings(ShapeBench& shape, const std::vector<std::string>& names, const std::string& mode,

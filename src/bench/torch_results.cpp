@@ -10,6 +10,7 @@
 #include <map>
 
 #include "bench/bench_report.hpp"
+#include "report/csv.hpp"
 #include "core/errors.hpp"
 
 namespace cl2 {
@@ -21,26 +22,6 @@ const std::vector<std::string>& torch_columns() {
       "mode",   "interval_ms", "gpu_us",   "gpu_spread_pct", "gpu_samples",
       "wall_us", "wall_spread_pct", "wall_samples"};
   return names;
-}
-
-// One CSV line into fields (RFC 4180: quoted fields may hold commas and doubled quotes).
-std::vector<std::string> split_csv_line(const std::string& line) {
-  std::vector<std::string> fields(1);
-  bool quoted = false;
-  for (std::size_t i = 0; i < line.size(); ++i) {
-    const char c = line[i];
-    if (c == '"' && quoted && i + 1 < line.size() && line[i + 1] == '"') {
-      fields.back() += '"';
-      ++i;
-    } else if (c == '"') {
-      quoted = !quoted;
-    } else if (c == ',' && !quoted) {
-      fields.emplace_back();
-    } else if (c != '\r') {
-      fields.back() += c;
-    }
-  }
-  return fields;
 }
 
 // The fields of one data row by column name, with number parsing that names the file, the line

@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "report/csv.hpp"
 #include "report/export_formats.hpp"
 #include "report/winner_summary.hpp"
 
@@ -15,13 +16,6 @@ constexpr std::string_view kCsvHeader =
     "tflops,max_diff,registers,cublas_nn_us,cublas_tn_us,cublas_max_us,cublaslt_heuristic_us,"
     "cublaslt_autotune_us,speedup_vs_cublas_max,speedup_vs_cublaslt_autotune,candidates_timed,"
     "measured_at";
-
-std::string quoted(const std::string& field) {
-  if (field.find_first_of(",\"\r\n") == std::string::npos) return field;
-  std::string text = "\"";
-  for (const char c : field) text += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return text + "\"";
-}
 
 // Microseconds with three decimals keep nanoseconds at any size (a "%.4g" would round 5123.4 µs).
 std::string micros(double value) { return std::isnan(value) ? "" : fmt::format("{:.3f}", value); }
@@ -61,13 +55,7 @@ std::string csv_row(const WinnerRow& row) {
       std::to_string(w.candidates_timed),
       w.measured_at,
   };
-  std::string line;
-  for (std::size_t i = 0; i < fields.size(); ++i) {
-    if (i) line += ',';
-    line += quoted(fields[i]);
-  }
-  line += '\n';
-  return line;
+  return csv_line(fields);
 }
 
 }  // namespace

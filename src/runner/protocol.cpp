@@ -83,25 +83,13 @@ TimingStats timing_stats_from_json(const json& j) {
 }
 
 StopRule screening_stop_rule() {
-  StopRule r;
-  r.min_samples = 5;
-  r.max_samples = 60;
-  r.max_noise = 0.01;
-  r.min_seconds = 0.002;
-  r.max_seconds = 0.25;
-  r.replay_target_us = 200;
-  return r;
+  return {.min_samples = 5, .max_samples = 60, .max_noise = 0.01, .min_seconds = 0.002,
+          .max_seconds = 0.25, .replay_target_us = 200};
 }
 
 StopRule final_stop_rule() {
-  StopRule r;
-  r.min_samples = 15;
-  r.max_samples = 400;
-  r.max_noise = 0.005;
-  r.min_seconds = 0.02;
-  r.max_seconds = 0.6;
-  r.replay_target_us = 300;
-  return r;
+  return {.min_samples = 15, .max_samples = 400, .max_noise = 0.005, .min_seconds = 0.02,
+          .max_seconds = 0.6, .replay_target_us = 300};
 }
 
 }  // namespace cl2
