@@ -45,7 +45,11 @@ WorkerClient::WorkerClient(WorkerOptions options) : options_(std::move(options))
   log_path_ = fmt::format("{}/worker-{}.log", options_.cache_dir, getpid());
 }
 
-WorkerClient::~WorkerClient() { stop(false); }
+WorkerClient::~WorkerClient() {
+  stop(false);
+  // What a crash left in the log is already in the trial's reason.
+  unlink(log_path_.c_str());
+}
 
 void WorkerClient::start() {
   int in_pipe[2], out_pipe[2];

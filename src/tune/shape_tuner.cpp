@@ -166,6 +166,7 @@ ShapeOutcome tune_problem(TuneSession& s, const Problem& problem,
   }
   s.progress->add_units(-std::ptrdiff_t(outcome.reused));
   std::size_t verified = 0;
+  double best_us = 0, best_ratio = 0;  // best verified candidate of this run, for the status line
   for (std::size_t n = 0; n < pending.size(); ++n) {
     const std::size_t i = pending[n];
     const double used = std::chrono::duration<double>(Clock::now() - start).count();
@@ -181,6 +182,10 @@ ShapeOutcome tune_problem(TuneSession& s, const Problem& problem,
     if (trial.status == TrialStatus::Ok) {
       ++verified;
       ++outcome.timed;
+      if (best_us == 0 || trial.time_us < best_us) {
+        best_us = trial.time_us;
+        best_ratio = trial.reference_us / trial.time_us;
+      }
     } else {
       ++outcome.failed;
     }
@@ -190,9 +195,11 @@ ShapeOutcome tune_problem(TuneSession& s, const Problem& problem,
                                        ? fmt::format("{:.2f} us ({:.3f}x of cuBLASLt)", trial.time_us,
                                                      trial.reference_us / trial.time_us)
                                        : trial.reason));
-    s.progress->status(fmt::format("  {}: candidate {}/{}, {} verified+timed, {} failed {}",
-                                   problem.text(), n + 1, pending.size(), outcome.timed,
-                                   outcome.failed, s.progress->eta()));
+    s.progress->status(fmt::format("  {}: candidate {}/{}, {} verified+timed, {} failed, best {} {}",
+                                   problem.text(), n + 1, pending.size(), outcome.timed, outcome.failed,
+                                   best_us > 0 ? fmt::format("{:.2f} us ({:.3f}x of cuBLASLt)", best_us, best_ratio)
+                                               : std::string("-"),
+                                   s.progress->eta()));
   }
   // Only this run's candidates compete: their binaries are at hand for the final round.
   auto trials = s.db->trials(s.device_id, problem);
