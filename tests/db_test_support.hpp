@@ -95,6 +95,19 @@ inline TrialRecord ok_trial(std::int64_t run_id, std::int64_t device_id, std::in
 }
 
 // A winner with its timings; the ids are left for the caller to fill in.
+inline BaselineRecord test_baseline(std::int64_t device_id, std::int64_t run_id, const Problem& problem,
+                                    double time_us, const std::string& detail,
+                                    const std::string& provider = "cublaslt_autotune") {
+  BaselineRecord baseline;
+  baseline.device_id = device_id;
+  baseline.run_id = run_id;
+  baseline.problem = problem;
+  baseline.provider = provider;
+  baseline.time_us = time_us;
+  baseline.detail = detail;
+  return baseline;
+}
+
 inline WinnerRecord test_winner(const Problem& problem, double time_us, double cublas_nn_us,
                                 double cublas_tn_us, double cublaslt_autotune_us) {
   WinnerRecord winner;

@@ -171,13 +171,7 @@ TEST_F(DbFixture, TransactionRollsBackWhenTheBodyThrows) {
 }
 
 TEST_F(DbFixture, BaselineUpsertReplacesTheProvidersTiming) {
-  BaselineRecord baseline;
-  baseline.device_id = device;
-  baseline.run_id = run;
-  baseline.problem = problem;
-  baseline.provider = "cublaslt_autotune";
-  baseline.time_us = 900.0;
-  baseline.detail = "algo 3 of 12";
+  BaselineRecord baseline = test_baseline(device, run, problem, 900.0, "algo 3 of 12");
   db->upsert_baseline(baseline);
   baseline.time_us = 880.0;
   db->upsert_baseline(baseline);

@@ -35,14 +35,7 @@ struct ShowFixture : ::testing::Test {
     add_trial(192, TrialStatus::VerifyFailed, kNotMeasured, "max_diff 3.5 above tolerance");
     add_trial(256, TrialStatus::Ok, 870.0, "");
 
-    BaselineRecord baseline;
-    baseline.device_id = device;
-    baseline.run_id = run;
-    baseline.problem = problem;
-    baseline.provider = "cublaslt_autotune";
-    baseline.time_us = 845.5;
-    baseline.detail = "algo 7 of 24";
-    db->upsert_baseline(baseline);
+    db->upsert_baseline(test_baseline(device, run, problem, 845.5, "algo 7 of 24"));
 
     WinnerRecord winner = test_winner(problem, 812.25, 900.0, 880.0, 845.5);
     winner.device_id = device;
