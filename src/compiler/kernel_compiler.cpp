@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 #include <nvrtc.h>
 
-#include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -16,6 +15,7 @@
 
 #include "core/errors.hpp"
 #include "core/hash.hpp"
+#include "core/parallel_for.hpp"
 
 namespace cl2 {
 
@@ -150,30 +150,14 @@ std::vector<CompiledKernel> KernelCompiler::compile_all(
     const std::vector<CompileJob>& jobs, unsigned threads,
     const std::function<void(std::size_t, const CompiledKernel&)>& on_done) const {
   std::vector<CompiledKernel> results(jobs.size());
-  if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
-  threads = std::min<unsigned>(threads, unsigned(std::max<std::size_t>(1, jobs.size())));
-  std::atomic<std::size_t> next{0};
   std::mutex report_mutex;
-  std::exception_ptr failure;
-  auto work = [&] {
-    for (std::size_t i; (i = next.fetch_add(1)) < jobs.size();) {
-      try {
-        results[i] = compile(jobs[i]);
-      } catch (...) {
-        std::lock_guard lock(report_mutex);
-        if (!failure) failure = std::current_exception();
-        continue;
-      }
-      if (on_done) {
-        std::lock_guard lock(report_mutex);
-        on_done(i, results[i]);
-      }
+  parallel_for(jobs.size(), threads, [&](std::size_t i) {
+    results[i] = compile(jobs[i]);
+    if (on_done) {
+      std::lock_guard lock(report_mutex);
+      on_done(i, results[i]);
     }
-  };
-  std::vector<std::thread> pool;
-  for (unsigned t = 0; t < threads; ++t) pool.emplace_back(work);
-  for (auto& thread : pool) thread.join();
-  if (failure) std::rethrow_exception(failure);
+  });
   return results;
 }
 

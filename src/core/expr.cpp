@@ -4,6 +4,7 @@
 
 #include <cctype>
 #include <cmath>
+#include <map>
 #include <stdexcept>
 #include <vector>
 
@@ -22,10 +23,18 @@ std::int64_t as_int(const ExprValue& v) {
 
 bool as_bool(const ExprValue& v) { return as_double(v) != 0.0; }
 
+// Operators and functions are resolved to an Op when parsed: search spaces evaluate expressions
+// hundreds of thousands of times per shape, and comparing spellings made that the planner's cost.
+enum class Op {
+  None, Neg, Not, Or, And, Eq, Ne, Lt, Le, Gt, Ge, Add, Sub, Mul, Div, Mod,
+  Min, Max, CeilDiv, RoundUp, Abs, Float, Log2, Ceil, Floor, UnknownFunction
+};
+
 struct Expr::Node {
   enum class Kind { Number, Variable, Unary, Binary, Ternary, Call } kind;
   ExprValue number{std::int64_t{0}};
   std::string name;  // variable, function, or operator spelling
+  Op op = Op::None;
   std::vector<std::shared_ptr<const Node>> args;
 };
 
@@ -33,6 +42,26 @@ namespace {
 
 using NodePtr = std::shared_ptr<const Expr::Node>;
 using Kind = Expr::Node::Kind;
+
+Op op_of(Kind kind, const std::string& name) {
+  static const std::map<std::string, Op, std::less<>> binary = {
+      {"||", Op::Or},  {"&&", Op::And}, {"==", Op::Eq},  {"!=", Op::Ne},  {"<", Op::Lt},  {"<=", Op::Le},
+      {">", Op::Gt},   {">=", Op::Ge},  {"+", Op::Add},  {"-", Op::Sub},  {"*", Op::Mul}, {"/", Op::Div},
+      {"%", Op::Mod}};
+  static const std::map<std::string, Op, std::less<>> functions = {
+      {"min", Op::Min},   {"max", Op::Max},     {"ceil_div", Op::CeilDiv}, {"round_up", Op::RoundUp},
+      {"abs", Op::Abs},   {"float", Op::Float}, {"log2", Op::Log2},        {"ceil", Op::Ceil},
+      {"floor", Op::Floor}};
+  switch (kind) {
+    case Kind::Unary: return name == "!" ? Op::Not : Op::Neg;
+    case Kind::Binary: return binary.at(name);
+    case Kind::Call: {
+      auto it = functions.find(name);
+      return it == functions.end() ? Op::UnknownFunction : it->second;
+    }
+    default: return Op::None;
+  }
+}
 
 class Parser {
  public:
@@ -72,6 +101,7 @@ class Parser {
   static NodePtr make(Kind kind, std::string name, std::vector<NodePtr> args) {
     auto node = std::make_shared<Expr::Node>();
     node->kind = kind;
+    node->op = op_of(kind, name);
     node->name = std::move(name);
     node->args = std::move(args);
     return node;
@@ -161,70 +191,80 @@ class Parser {
   }
 };
 
-ExprValue arithmetic(const std::string& op, const ExprValue& a, const ExprValue& b,
-                     const std::string& text) {
-  const bool ints = std::holds_alternative<std::int64_t>(a) && std::holds_alternative<std::int64_t>(b);
-  if (op == "==") return std::int64_t(as_double(a) == as_double(b));
-  if (op == "!=") return std::int64_t(as_double(a) != as_double(b));
-  if (op == "<") return std::int64_t(as_double(a) < as_double(b));
-  if (op == "<=") return std::int64_t(as_double(a) <= as_double(b));
-  if (op == ">") return std::int64_t(as_double(a) > as_double(b));
-  if (op == ">=") return std::int64_t(as_double(a) >= as_double(b));
-  if (ints) {
+ExprValue arithmetic(Op op, const ExprValue& a, const ExprValue& b, const std::string& text) {
+  switch (op) {
+    case Op::Eq: return std::int64_t(as_double(a) == as_double(b));
+    case Op::Ne: return std::int64_t(as_double(a) != as_double(b));
+    case Op::Lt: return std::int64_t(as_double(a) < as_double(b));
+    case Op::Le: return std::int64_t(as_double(a) <= as_double(b));
+    case Op::Gt: return std::int64_t(as_double(a) > as_double(b));
+    case Op::Ge: return std::int64_t(as_double(a) >= as_double(b));
+    default: break;
+  }
+  if (std::holds_alternative<std::int64_t>(a) && std::holds_alternative<std::int64_t>(b)) {
     const std::int64_t x = std::get<std::int64_t>(a), y = std::get<std::int64_t>(b);
-    if ((op == "/" || op == "%") && y == 0)
+    if ((op == Op::Div || op == Op::Mod) && y == 0)
       throw std::invalid_argument(fmt::format("expression '{}': division by zero", text));
-    if (op == "+") return x + y;
-    if (op == "-") return x - y;
-    if (op == "*") return x * y;
-    if (op == "/") return x / y;
-    if (op == "%") return x % y;
+    switch (op) {
+      case Op::Add: return x + y;
+      case Op::Sub: return x - y;
+      case Op::Mul: return x * y;
+      case Op::Div: return x / y;
+      case Op::Mod: return x % y;
+      default: break;
+    }
   } else {
     const double x = as_double(a), y = as_double(b);
-    if (op == "+") return x + y;
-    if (op == "-") return x - y;
-    if (op == "*") return x * y;
-    if (op == "/") {
-      if (y == 0.0) throw std::invalid_argument(fmt::format("expression '{}': division by zero", text));
-      return x / y;
+    switch (op) {
+      case Op::Add: return x + y;
+      case Op::Sub: return x - y;
+      case Op::Mul: return x * y;
+      case Op::Div:
+        if (y == 0.0) throw std::invalid_argument(fmt::format("expression '{}': division by zero", text));
+        return x / y;
+      case Op::Mod: throw std::invalid_argument(fmt::format("expression '{}': % needs integers", text));
+      default: break;
     }
-    if (op == "%") throw std::invalid_argument(fmt::format("expression '{}': % needs integers", text));
   }
-  throw std::invalid_argument(fmt::format("expression '{}': unknown operator {}", text, op));
+  throw std::logic_error("unknown binary operator");
 }
 
-ExprValue call(const std::string& name, const std::vector<ExprValue>& args, const std::string& text) {
+ExprValue call(const Expr::Node& node, const std::vector<ExprValue>& args, const std::string& text) {
+  const std::string& name = node.name;
   auto need = [&](std::size_t n) {
     if (args.size() != n)
       throw std::invalid_argument(
           fmt::format("expression '{}': {}() takes {} arguments", text, name, n));
   };
-  if (name == "min" || name == "max") {
-    if (args.empty()) throw std::invalid_argument(fmt::format("expression '{}': {}() of nothing", text, name));
-    ExprValue best = args[0];
-    for (const auto& v : args) {
-      const bool better = name == "min" ? as_double(v) < as_double(best) : as_double(v) > as_double(best);
-      if (better) best = v;
+  switch (node.op) {
+    case Op::Min:
+    case Op::Max: {
+      if (args.empty()) throw std::invalid_argument(fmt::format("expression '{}': {}() of nothing", text, name));
+      ExprValue best = args[0];
+      for (const auto& v : args) {
+        const bool better = node.op == Op::Min ? as_double(v) < as_double(best) : as_double(v) > as_double(best);
+        if (better) best = v;
+      }
+      return best;
     }
-    return best;
+    case Op::CeilDiv:
+    case Op::RoundUp: {
+      need(2);
+      const std::int64_t x = as_int(args[0]), y = as_int(args[1]);
+      if (y <= 0) throw std::invalid_argument(fmt::format("expression '{}': {}() by {}", text, name, y));
+      const std::int64_t q = (x + y - 1) / y;
+      return node.op == Op::CeilDiv ? q : q * y;
+    }
+    case Op::Abs:
+      need(1);
+      if (std::holds_alternative<std::int64_t>(args[0])) return std::int64_t(std::llabs(as_int(args[0])));
+      return std::fabs(as_double(args[0]));
+    case Op::Float: need(1); return as_double(args[0]);
+    case Op::Log2: need(1); return std::log2(as_double(args[0]));
+    case Op::Ceil: need(1); return std::int64_t(std::ceil(as_double(args[0])));
+    case Op::Floor: need(1); return std::int64_t(std::floor(as_double(args[0])));
+    default: break;
   }
-  if (name == "ceil_div" || name == "round_up") {
-    need(2);
-    const std::int64_t x = as_int(args[0]), y = as_int(args[1]);
-    if (y <= 0) throw std::invalid_argument(fmt::format("expression '{}': {}() by {}", text, name, y));
-    const std::int64_t q = (x + y - 1) / y;
-    return name == "ceil_div" ? q : q * y;
-  }
-  need(1);
-  const double x = as_double(args[0]);
-  if (name == "abs") {
-    if (std::holds_alternative<std::int64_t>(args[0])) return std::int64_t(std::llabs(as_int(args[0])));
-    return std::fabs(x);
-  }
-  if (name == "float") return x;
-  if (name == "log2") return std::log2(x);
-  if (name == "ceil") return std::int64_t(std::ceil(x));
-  if (name == "floor") return std::int64_t(std::floor(x));
   throw std::invalid_argument(fmt::format("expression '{}': unknown function {}()", text, name));
 }
 
@@ -239,18 +279,18 @@ ExprValue evaluate(const Expr::Node& node, const ExprVariables& vars, const std:
     }
     case Kind::Unary: {
       const ExprValue v = evaluate(*node.args[0], vars, text);
-      if (node.name == "!") return std::int64_t(!as_bool(v));
+      if (node.op == Op::Not) return std::int64_t(!as_bool(v));
       if (std::holds_alternative<std::int64_t>(v)) return -std::get<std::int64_t>(v);
       return -std::get<double>(v);
     }
     case Kind::Binary: {
-      if (node.name == "&&")
+      if (node.op == Op::And)
         return std::int64_t(as_bool(evaluate(*node.args[0], vars, text)) &&
                             as_bool(evaluate(*node.args[1], vars, text)));
-      if (node.name == "||")
+      if (node.op == Op::Or)
         return std::int64_t(as_bool(evaluate(*node.args[0], vars, text)) ||
                             as_bool(evaluate(*node.args[1], vars, text)));
-      return arithmetic(node.name, evaluate(*node.args[0], vars, text),
+      return arithmetic(node.op, evaluate(*node.args[0], vars, text),
                         evaluate(*node.args[1], vars, text), text);
     }
     case Kind::Ternary:
@@ -259,7 +299,7 @@ ExprValue evaluate(const Expr::Node& node, const ExprVariables& vars, const std:
     case Kind::Call: {
       std::vector<ExprValue> args;
       for (const auto& arg : node.args) args.push_back(evaluate(*arg, vars, text));
-      return call(node.name, args, text);
+      return call(node, args, text);
     }
   }
   throw std::logic_error("unreachable expression node");

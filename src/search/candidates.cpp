@@ -63,8 +63,10 @@ LaunchGeometry launch_geometry(const FamilySpec& family, const ExprVariables& va
 namespace {
 
 // Parameters in enumeration order (compile-time ones first, runtime ones last, so that most
-// constraints can be checked before the runtime knobs multiply the combinations), and for each
-// depth the defines and constraints whose names are all bound once that parameter is.
+// constraints can be checked before the runtime knobs multiply the combinations; within each, the
+// smallest domains first, so the rules over few-valued switches prune before the long lists of
+// tile sizes and stage counts multiply), and for each depth the defines and constraints whose
+// names are all bound once that parameter is.
 struct EnumerationPlan {
   std::vector<std::pair<std::string, const std::vector<std::int64_t>*>> axes;
   std::vector<std::vector<const std::pair<std::string, Expr>*>> defines_at;
@@ -73,9 +75,13 @@ struct EnumerationPlan {
 
 EnumerationPlan make_plan(const FamilySpec& family) {
   EnumerationPlan plan;
-  for (int runtime = 0; runtime < 2; ++runtime)
-    for (const auto& [name, values] : family.params)
-      if (int(family.runtime_params.count(name)) == runtime) plan.axes.emplace_back(name, &values);
+  for (const auto& [name, values] : family.params) plan.axes.emplace_back(name, &values);
+  std::stable_sort(plan.axes.begin(), plan.axes.end(), [&](const auto& x, const auto& y) {
+    const auto rank = [&](const auto& axis) {
+      return std::make_pair(family.runtime_params.count(axis.first), axis.second->size());
+    };
+    return rank(x) < rank(y);
+  });
   const std::size_t depth_count = plan.axes.size();
   plan.defines_at.resize(depth_count);
   plan.constraints_at.resize(depth_count);

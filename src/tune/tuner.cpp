@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "core/errors.hpp"
+#include "core/parallel_for.hpp"
 #include "gpu/device_query.hpp"
 #include "report/speedup_stats.hpp"
 #include "runner/protocol.hpp"
@@ -24,9 +25,12 @@ std::vector<FamilySpec> load_extra_families(const TuneOptions& options) {
 std::vector<std::vector<Candidate>> plan_all(const std::vector<Problem>& problems,
                                              const std::vector<const FamilySpec*>& families,
                                              const DeviceLimits& limits, std::size_t max_candidates) {
-  std::vector<std::vector<Candidate>> plans;
-  for (const auto& problem : problems)
-    plans.push_back(plan_candidates(families, problem, limits, max_candidates));
+  // Planning enumerates every variant of every family per shape: independent work, spread over
+  // the CPU's threads.
+  std::vector<std::vector<Candidate>> plans(problems.size());
+  parallel_for(problems.size(), 0, [&](std::size_t i) {
+    plans[i] = plan_candidates(families, problems[i], limits, max_candidates);
+  });
   return plans;
 }
 
