@@ -1,5 +1,6 @@
-// Helper kernels the worker compiles with NVRTC at start: deterministic random inputs and the
-// max |C - reference| reduction of verification. Not a template family.
+// Helper kernels the worker compiles with NVRTC at start: deterministic random inputs, the
+// max |C - reference| reduction of verification and the bitwise run-to-run comparison. Not a
+// template family.
 
 // A counter-based hash (splitmix-style), so element i of a seed's matrix never depends on launch
 // geometry and the same inputs come back in every run.
@@ -56,4 +57,15 @@ extern "C" __global__ void cl2_max_abs(const float* values, long long count, uns
   for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < count; i += stride)
     worst = fmaxf(worst, fabsf(values[i]));
   cl2_block_max_into(worst, result);
+}
+
+// result[0] += how many of the `count` 16-bit values of a and b differ.
+extern "C" __global__ void cl2_count_differing(const unsigned short* a, const unsigned short* b,
+                                               long long count, unsigned* result) {
+  const long long stride = (long long)gridDim.x * blockDim.x;
+  unsigned differing = 0;
+  for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < count; i += stride)
+    differing += a[i] != b[i];
+  for (int offset = 16; offset > 0; offset >>= 1) differing += __shfl_xor_sync(0xffffffffu, differing, offset);
+  if ((threadIdx.x & 31) == 0 && differing) atomicAdd(result, differing);
 }

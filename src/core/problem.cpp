@@ -45,8 +45,8 @@ std::string Problem::text() const {
 }
 
 std::int64_t problem_device_bytes(const GemmShape& s) {
-  // Two input sets (A, B and an fp32 reference each) and one fp16 output.
-  return 2 * (2 * (s.m * s.k + s.k * s.n) + 4 * s.m * s.n) + 2 * s.m * s.n;
+  // Two input sets (A, B and an fp32 reference each), the fp16 output and its kept copy.
+  return 2 * (2 * (s.m * s.k + s.k * s.n) + 4 * s.m * s.n) + 2 * 2 * s.m * s.n;
 }
 
 }  // namespace cl2

@@ -37,7 +37,8 @@ struct Problem {
   bool operator==(const Problem&) const = default;
 };
 
-// Bytes the worker allocates for one problem: two input sets (A, B, fp32 reference) and C.
+// Bytes the worker allocates for one problem: two input sets (A, B, fp32 reference), C and the
+// copy of C that a second launch must reproduce bit for bit.
 std::int64_t problem_device_bytes(const GemmShape& shape);
 
 }  // namespace cl2

@@ -21,7 +21,8 @@ struct InputSet {
 struct ProblemBuffers {
   Problem problem;
   std::array<InputSet, 2> sets;
-  DeviceBuffer c;  // fp16 M x N, ldc = N
+  DeviceBuffer c;       // fp16 M x N, ldc = N
+  DeviceBuffer c_kept;  // a copy of an earlier output, for the run-to-run comparison
 
   long long lda() const { return problem.shape.k; }
   long long ldb() const { return problem.layout == Layout::TN ? problem.shape.k : problem.shape.n; }

@@ -30,6 +30,10 @@ class OutputChecker {
   // so an output element the launch did not write fails.
   double max_diff(const std::function<void(cudaStream_t)>& launch, int set) const;
   double tolerance(int set) const;
+  // Keeps a copy of the current output; later, counts the fp16 elements of C that differ from it
+  // bit for bit (a kernel must give the same answer every time it runs on the same inputs).
+  void keep_output() const;
+  long long differences_from_kept() const;
 
  private:
   const ProblemBuffers& buffers_;

@@ -44,6 +44,7 @@ UtilityKernels::UtilityKernels(const KernelCompiler& compiler, const std::string
   fill_ = module_->function("cl2_fill_uniform");
   diff_ = module_->function("cl2_max_abs_diff");
   max_ = module_->function("cl2_max_abs");
+  differing_ = module_->function("cl2_count_differing");
 }
 
 void UtilityKernels::fill_uniform(void* out, long long count, unsigned seed, float scale,
@@ -68,6 +69,18 @@ double UtilityKernels::max_abs_diff(const void* c, const float* ref, long long r
   void* args[] = {&c, &ref, &rows, &cols, &ldc, &result};
   launch(diff_, blocks_for(rows * cols), s, args);
   return read_max(s);
+}
+
+long long UtilityKernels::count_differing_halves(const void* a, const void* b, long long count,
+                                                cudaStream_t s) {
+  CL2_CUDA(cudaMemsetAsync(result_.get(), 0, sizeof(unsigned), s));
+  void* result = result_.get();
+  void* args[] = {&a, &b, &count, &result};
+  launch(differing_, blocks_for(count), s, args);
+  unsigned differing = 0;
+  CL2_CUDA(cudaMemcpyAsync(&differing, result_.get(), sizeof(differing), cudaMemcpyDeviceToHost, s));
+  CL2_CUDA(cudaStreamSynchronize(s));
+  return differing;
 }
 
 double UtilityKernels::max_abs(const float* values, long long count, cudaStream_t s) {

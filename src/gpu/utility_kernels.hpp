@@ -22,11 +22,13 @@ class UtilityKernels {
   double max_abs_diff(const void* c, const float* ref, long long rows, long long cols,
                       long long ldc, cudaStream_t s);
   double max_abs(const float* values, long long count, cudaStream_t s);
+  // How many of the `count` fp16 values at a and b differ in any bit.
+  long long count_differing_halves(const void* a, const void* b, long long count, cudaStream_t s);
 
  private:
   double read_max(cudaStream_t s);
   std::unique_ptr<LoadedModule> module_;
-  CUfunction fill_ = nullptr, diff_ = nullptr, max_ = nullptr;
+  CUfunction fill_ = nullptr, diff_ = nullptr, max_ = nullptr, differing_ = nullptr;
   DeviceBuffer result_;
 };
 

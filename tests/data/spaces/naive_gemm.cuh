@@ -1,7 +1,9 @@
 // Test family: a plain one-thread-per-output GEMM (fp32 accumulation), correct for any shape and
 // layout, that can also misbehave on purpose. CL2_FAULT == 1 writes far outside every allocation
 // (an illegal-address fault that kills the worker's CUDA context); CL2_FAULT == 2 never finishes
-// (the watchdog's case). The fake worker of the CPU tests acts these out without a GPU.
+// (the watchdog's case); CL2_FAULT == 3 counts its launches in the workspace and, from the second
+// on, flips the lowest bit of C[0][0]: right within tolerance, but not the same bits twice. The
+// fake worker of the CPU tests acts out 1 and 2 without a GPU.
 #include "cl2_common.cuh"
 
 extern "C" __global__ void cl2_gemm(const __grid_constant__ Cl2GemmParams p) {
@@ -24,5 +26,9 @@ extern "C" __global__ void cl2_gemm(const __grid_constant__ Cl2GemmParams p) {
                                                     : p.b[(long long)k * p.ldb + col]);
     acc += a * b;
   }
-  p.c[(long long)row * p.ldc + col] = cl2_float_to_half(acc);
+  unsigned short out = cl2_float_to_half(acc);
+#if CL2_FAULT == 3
+  if (row == 0 && col == 0 && atomicAdd(reinterpret_cast<int*>(p.workspace), 1) > 0) out ^= 1;
+#endif
+  p.c[(long long)row * p.ldc + col] = out;
 }
