@@ -40,11 +40,13 @@ __device__ __forceinline__ Cl2Tile cl2_tile_of(int linear, int tiles_m, int tile
   return {first_m + in_group % rows, in_group / rows};
 }
 
-// Split-K: the K range is cut into p.split_k slices, whose CTAs meet through the workspace: one
-// int counter per output tile (padded to 256 bytes) that each slice increments and the last
-// resets for the next launch (cl2_splitk_arrive), then either split_k partial tiles per output
-// tile that the last slice adds in slice order, so the result does not depend on arrival order
-// (cl2_splitk_partial, sm80), or one fp32 sum per tile (cl2_splitk_sum_tile, below, sm90).
+// Split-K: the K range is cut into p.split_k slices whose CTAs meet through the workspace: one
+// int counter per output tile (padded to 256 bytes), then split_k fp32 partial tiles per output
+// tile, row-major. Every slice stores its whole partial (edges included) and the partials are
+// added in slice order, so the result does not depend on which slice finishes first: split-K
+// results are bit-identical run to run. Two ways to meet: the last slice to arrive reduces the
+// whole tile (cl2_splitk_arrive, sm80: safe whatever the grid), or every slice waits for the
+// others and reduces its 1/split_k share (cl2_splitk_meet, sm90: only for grids of one wave).
 __device__ __forceinline__ int* cl2_splitk_counters(const Cl2GemmParams& p) {
   return reinterpret_cast<int*>(p.workspace);
 }
@@ -53,6 +55,18 @@ __device__ __forceinline__ float* cl2_splitk_partial(const Cl2GemmParams& p, int
                                                      int slice, int tile_elems) {
   char* base = reinterpret_cast<char*>(p.workspace) + ((tiles * 4 + 255) / 256) * 256;
   return reinterpret_cast<float*>(base) + ((long long)tile * p.split_k + slice) * tile_elems;
+}
+
+__device__ __forceinline__ void cl2_st_global_f32x2(float* dst, float x, float y) {
+  asm volatile("st.global.v2.f32 [%0], {%1, %2};\n" ::"l"(dst), "f"(x), "f"(y) : "memory");
+}
+
+// 16-byte load that bypasses L1: split-K partials are written by other SMs.
+__device__ __forceinline__ void cl2_ld_cg_f32x4(const float* src, float (&v)[4]) {
+  asm volatile("ld.global.cg.v4.f32 {%0, %1, %2, %3}, [%4];\n"
+               : "=f"(v[0]), "=f"(v[1]), "=f"(v[2]), "=f"(v[3])
+               : "l"(src)
+               : "memory");
 }
 
 // Called by all `threads` threads of the group that stored the partials (named barrier
@@ -74,35 +88,69 @@ __device__ __forceinline__ bool cl2_splitk_arrive(const Cl2GemmParams& p, int ti
   return last;
 }
 
-// Split-K by accumulation (used where many slices meet: reading every slice back in one CTA is
-// latency-bound). Each slice adds its partial into one fp32 tile of the workspace with atomic adds
-// (fire-and-forget, so all slices' traffic is in flight at once) and counts itself in the tile's
-// counter; the last converts the sum to fp16 and zeroes the tile for the next launch. The order
-// in which slices add is not fixed, so results may differ between runs in the last fp32 bit.
-// Workspace: one counter per tile (padded to 256 bytes), then one fp32 tile per output tile.
-__device__ __forceinline__ float* cl2_splitk_sum_tile(const Cl2GemmParams& p, int tiles, int tile,
-                                                      int tile_elems) {
-  char* base = reinterpret_cast<char*>(p.workspace) + ((tiles * 4 + 255) / 256) * 256;
-  return reinterpret_cast<float*>(base) + (long long)tile * tile_elems;
+// Returns once every slice of `tile` has stored its partial. The counter first counts the slices
+// that stored, then (from split_k on) the slices that saw it complete; the last of those resets
+// it for the next launch, when no slice can still be reading it. Every slice of the tile must be
+// resident at once, or the first ones wait forever: callers plan split-K grids of one wave.
+template <int threads, int barrier_id>
+__device__ __forceinline__ void cl2_splitk_meet(const Cl2GemmParams& p, int tile, int group_thread) {
+  __threadfence();  // this thread's partial is visible before the counter moves
+  asm volatile("bar.sync %0, %1;" ::"n"(barrier_id), "n"(threads) : "memory");
+  if (group_thread == 0) {
+    int* counter = cl2_splitk_counters(p) + tile;
+    atomicAdd(counter, 1);
+    int stored;
+    do {
+      asm volatile("ld.acquire.gpu.global.b32 %0, [%1];" : "=r"(stored) : "l"(counter) : "memory");
+    } while (stored < p.split_k);
+    if (atomicAdd(counter, 1) == 2 * p.split_k - 1) *counter = 0;
+    __threadfence();  // order the group's reads of the partials after the count
+  }
+  asm volatile("bar.sync %0, %1;" ::"n"(barrier_id), "n"(threads) : "memory");
 }
 
-template <int threads>
-__device__ __forceinline__ void cl2_splitk_finish(const Cl2GemmParams& p, int tiles, int tile,
-                                                  int tile_rows, int tile_cols, int row0, int col0,
+// Four consecutive values of one row of C, as fp16: one 8-byte store where the row holds all four
+// and the address allows it, else element by element up to the edge.
+__device__ __forceinline__ void cl2_store_quad(const Cl2GemmParams& p, int row, int col, const float (&v)[4]) {
+  if (row >= p.m || col >= p.n) return;
+  unsigned short* out = p.c + (long long)row * p.ldc + col;
+  if (col + 3 < p.n && (reinterpret_cast<unsigned long long>(out) & 7ull) == 0) {
+    *reinterpret_cast<uint2*>(out) = make_uint2(cl2_pack_half2(v[0], v[1]), cl2_pack_half2(v[2], v[3]));
+  } else {
+    for (int i = 0; i < 4 && col + i < p.n; ++i) out[i] = cl2_float_to_half(v[i]);
+  }
+}
+
+// Adds the partials of `tile` over its 4-column groups [begin, end) (row-major, tile_cols / 4 per
+// row) in slice order and writes them to C at (row0, col0). Consecutive threads take consecutive
+// groups, so partial reads and C stores coalesce; the slice loop is outside and `quads`
+// independent 16-byte loads inside, because a per-element loop over the slices is a chain of
+// split_k dependent L2 round trips, which made the reduction, not the GEMM, the cost of a split.
+template <int threads, int quads>
+__device__ __forceinline__ void cl2_splitk_reduce(const Cl2GemmParams& p, int tiles, int tile, int tile_rows,
+                                                  int tile_cols, int row0, int col0, int begin, int end,
                                                   int group_thread) {
-  float4* sums = reinterpret_cast<float4*>(cl2_splitk_sum_tile(p, tiles, tile, tile_rows * tile_cols));
-  const bool wide_ok = (p.ldc & 3) == 0;
-  for (int chunk = group_thread; chunk < tile_rows * tile_cols / 4; chunk += threads) {
-    const float4 sum = __ldcg(sums + chunk);
-    __stcg(sums + chunk, make_float4(0.f, 0.f, 0.f, 0.f));
-    const int row = row0 + chunk * 4 / tile_cols, col = col0 + chunk * 4 % tile_cols;
-    if (row >= p.m || col >= p.n) continue;
-    unsigned short* out = p.c + (long long)row * p.ldc + col;
-    if (wide_ok && col + 3 < p.n) {
-      *reinterpret_cast<uint2*>(out) = make_uint2(cl2_pack_half2(sum.x, sum.y), cl2_pack_half2(sum.z, sum.w));
-    } else {
-      const float v[4] = {sum.x, sum.y, sum.z, sum.w};
-      for (int i = 0; i < 4 && col + i < p.n; ++i) out[i] = cl2_float_to_half(v[i]);
+#pragma unroll 1
+  for (int q0 = begin + group_thread; q0 < end; q0 += threads * quads) {
+    float sum[quads][4];
+#pragma unroll
+    for (int j = 0; j < quads; ++j) sum[j][0] = sum[j][1] = sum[j][2] = sum[j][3] = 0.f;
+#pragma unroll 1
+    for (int s = 0; s < p.split_k; ++s) {
+      const float* part = cl2_splitk_partial(p, tiles, tile, s, tile_rows * tile_cols);
+#pragma unroll
+      for (int j = 0; j < quads; ++j) {
+        if (q0 + j * threads >= end) continue;
+        float v[4];
+        cl2_ld_cg_f32x4(part + (q0 + j * threads) * 4, v);
+#pragma unroll
+        for (int i = 0; i < 4; ++i) sum[j][i] += v[i];
+      }
+    }
+#pragma unroll
+    for (int j = 0; j < quads; ++j) {
+      const int quad = q0 + j * threads;
+      if (quad < end) cl2_store_quad(p, row0 + quad / (tile_cols / 4), col0 + quad % (tile_cols / 4) * 4, sum[j]);
     }
   }
 }

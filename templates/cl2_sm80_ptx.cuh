@@ -73,15 +73,3 @@ __device__ __forceinline__ void cl2_mma_f16(unsigned (&d)[2], const unsigned (&a
       : "+r"(d[0]), "+r"(d[1])
       : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
 }
-
-__device__ __forceinline__ void cl2_st_global_f32x2(float* dst, float x, float y) {
-  asm volatile("st.global.v2.f32 [%0], {%1, %2};\n" ::"l"(dst), "f"(x), "f"(y) : "memory");
-}
-
-// 16-byte load that bypasses L1: split-K partials are written by other SMs.
-__device__ __forceinline__ void cl2_ld_cg_f32x4(const float* src, float (&v)[4]) {
-  asm volatile("ld.global.cg.v4.f32 {%0, %1, %2, %3}, [%4];\n"
-               : "=f"(v[0]), "=f"(v[1]), "=f"(v[2]), "=f"(v[3])
-               : "l"(src)
-               : "memory");
-}

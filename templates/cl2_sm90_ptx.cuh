@@ -145,8 +145,14 @@ __device__ __forceinline__ void cl2_fence_barrier_init() {
 }
 
 template <int id, int threads>
-__device__ __forceinline__ void cl2_named_barrier() {
+__device__ __forceinline__ void cl2_named_sync() {
   asm volatile("bar.sync %0, %1;" ::"n"(id), "n"(threads) : "memory");
+}
+// Counts this warp's arrival without waiting: a thread that writes shared memory and then arrives
+// hands it to the threads that bar.sync on the same barrier.
+template <int id, int threads>
+__device__ __forceinline__ void cl2_named_arrive() {
+  asm volatile("bar.arrive %0, %1;" ::"n"(id), "n"(threads) : "memory");
 }
 // Barrier among the 128 threads of one warpgroup; `id` tells warpgroups apart.
 __device__ __forceinline__ void cl2_warpgroup_barrier(int id) {

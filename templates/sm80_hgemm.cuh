@@ -338,8 +338,8 @@ extern "C" __global__ void __launch_bounds__(cl2_sm80::THREADS, 1)
     return;
   }
 
-  // Split-K: every slice stores its whole fp32 tile (edges included, the workspace holds full
-  // tiles), the last to arrive adds the slices in order and writes C.
+  // Split-K: every slice stores its whole fp32 tile, the last to arrive adds the slices in order
+  // and writes C (cl2_common.cuh).
   const int tiles = tiles_m * tiles_n;
   float* partial = cl2_splitk_partial(p, tiles, tile, slice, BM * BN);
 #pragma unroll
@@ -354,38 +354,7 @@ extern "C" __global__ void __launch_bounds__(cl2_sm80::THREADS, 1)
       }
   int* flag = reinterpret_cast<int*>(cl2_smem + RING_BYTES);
   if (!cl2_splitk_arrive<THREADS, 1>(p, tile, flag, tid)) return;
-  // The reduction walks the tile in 4-column groups, consecutive threads on consecutive groups,
-  // so partial reads and C stores coalesce. It sums in slice order (0 + slice 0 + slice 1 + ...,
-  // L2 reads) with the slice loop outside and QUADS independent 16-byte loads inside: a per-element
-  // loop over the slices is a chain of split_k dependent L2 round trips, which made the
-  // reduction, not the GEMM, the cost of every split-K launch.
   constexpr int QUADS_PER_THREAD = BM * BN / 4 / THREADS;
-  constexpr int QUADS = QUADS_PER_THREAD < 8 ? QUADS_PER_THREAD : 8;
-  static_assert(BM * BN / 4 % THREADS == 0 && QUADS_PER_THREAD % QUADS == 0, "tile split");
-#pragma unroll 1
-  for (int q0 = 0; q0 < QUADS_PER_THREAD; q0 += QUADS) {
-    float sum[QUADS][4];
-#pragma unroll
-    for (int j = 0; j < QUADS; ++j) sum[j][0] = sum[j][1] = sum[j][2] = sum[j][3] = 0.f;
-#pragma unroll 1
-    for (int s = 0; s < p.split_k; ++s) {
-      const float* part = cl2_splitk_partial(p, tiles, tile, s, BM * BN);
-#pragma unroll
-      for (int j = 0; j < QUADS; ++j) {
-        float v[4];
-        cl2_ld_cg_f32x4(part + (tid + (q0 + j) * THREADS) * 4, v);
-        sum[j][0] += v[0];
-        sum[j][1] += v[1];
-        sum[j][2] += v[2];
-        sum[j][3] += v[3];
-      }
-    }
-#pragma unroll
-    for (int j = 0; j < QUADS; ++j) {
-      const int quad = tid + (q0 + j) * THREADS;
-      const int r = quad / (BN / 4), c = (quad % (BN / 4)) * 4;
-      cl2_sm80_store_pair(p, m0 + r, n0 + c, cl2_pack_half2(sum[j][0], sum[j][1]));
-      cl2_sm80_store_pair(p, m0 + r, n0 + c + 2, cl2_pack_half2(sum[j][2], sum[j][3]));
-    }
-  }
+  cl2_splitk_reduce<THREADS, (QUADS_PER_THREAD < 8 ? QUADS_PER_THREAD : 8)>(p, tiles, tile, BM, BN, m0, n0, 0,
+                                                                            BM * BN / 4, tid);
 }

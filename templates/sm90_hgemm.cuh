@@ -1,15 +1,22 @@
 // Family sm90: Hopper-native HGEMM. TMA loads A and B tiles into a ring of shared-memory stages
 // (128-byte swizzle) completed on mbarriers; one producer warpgroup issues the loads, one or two
 // consumer warpgroups issue wgmma.mma_async from shared memory into register accumulators; the
-// grid is persistent (or one CTA per work item) and walks the tiles in grouped raster order;
-// a cluster of two CTAs along M shares each B tile through TMA multicast; split-K slices meet in
-// the workspace (cl2_common.cuh). Epilogue: registers -> swizzled shared memory -> TMA store, or
-// predicated direct stores where TMA cannot address C (N % 8 != 0) and for split-K reductions.
+// grid is persistent (or one CTA per work item) and walks the tiles in grouped raster order.
+// Two consumers either split each tile's rows (cooperative), take alternate tiles so one's
+// epilogue overlaps the other's main loop (ping-pong), or take alternate k-blocks of the same
+// tile and add their accumulators through shared memory (WG_KSPLIT: two independent wgmma chains
+// where one chain on a small tile leaves the tensor cores idle). A cluster of CLUSTER_M x
+// CLUSTER_N CTAs covers neighbouring tiles: the CTAs of a tile column share each B tile and those
+// of a tile row each A tile, each loading its share once and multicasting it, which divides the
+// bytes pulled from L2 (what bounds mid-size shapes). Split-K slices meet in the workspace and
+// reduce their tile together (cl2_common.cuh). Epilogue: registers -> swizzled shared memory ->
+// TMA store, or predicated direct stores where TMA cannot address C (N % 8 != 0).
 //
 // Compile-time configuration (space file configs/spaces/sm90.json): CL2_BM, CL2_BN, CL2_STAGES,
-// CL2_CONSUMERS, CL2_PINGPONG, CL2_CLUSTER_M, CL2_EPI_TMA, CL2_LAYOUT_TN, CL2_ACCUM_F16, CL2_SPLITK
-// (the split-K epilogue is compiled only into kernels that split), CL2_WG_REGS and the wgmma
-// operand numbers. Run time: M, N, K, strides, split_k, raster_group (Cl2GemmParams).
+// CL2_CONSUMERS, CL2_PINGPONG, CL2_WG_KSPLIT, CL2_CLUSTER_M, CL2_CLUSTER_N, CL2_EPI_TMA,
+// CL2_LAYOUT_TN, CL2_ACCUM_F16, CL2_SPLITK (the split-K epilogue is compiled only into kernels that
+// split), CL2_WG_REGS and the wgmma operand numbers. Run time: M, N, K, strides, split_k,
+// raster_group (Cl2GemmParams).
 #include "cl2_common.cuh"
 #include "cl2_sm90_ptx.cuh"
 #include "cl2_sm90_wgmma.cuh"
@@ -19,17 +26,27 @@ constexpr int kBN = CL2_BN;
 constexpr int kBK = 64;  // one 128-byte swizzle row of fp16
 constexpr int kStages = CL2_STAGES;
 constexpr int kConsumers = CL2_CONSUMERS;
-constexpr int kCluster = CL2_CLUSTER_M;
+constexpr int kClusterM = CL2_CLUSTER_M;  // CTAs along M: they share B tiles
+constexpr int kClusterN = CL2_CLUSTER_N;  // CTAs along N: they share A tiles
+constexpr int kCluster = kClusterM * kClusterN;
 constexpr bool kPingpong = CL2_PINGPONG != 0;
-constexpr int kWgRows = kPingpong ? kBM : kBM / kConsumers;  // tile rows one consumer computes
-constexpr int kStageReaders = kPingpong ? 1 : kConsumers;     // consumers reading each stage
-constexpr int kSlices = kWgRows / 64;      // m64 wgmma slices per consumer
+constexpr bool kWgSplitK = CL2_WG_KSPLIT != 0;
+constexpr bool kWholeTile = kPingpong || kWgSplitK;           // each consumer holds all tile rows
+constexpr int kWgRows = kWholeTile ? kBM : kBM / kConsumers;  // tile rows one consumer computes
+constexpr int kStageReaders = kWholeTile ? 1 : kConsumers;    // consumers reading each stage
+constexpr int kEpiConsumers = kWgSplitK ? 1 : kConsumers;     // consumers writing C
+constexpr int kSlices = kWgRows / 64;  // m64 wgmma slices per consumer
 constexpr int kThreads = 128 * (kConsumers + 1);
 constexpr int kABytes = kBM * kBK * 2;
 constexpr int kBBytes = kBN * kBK * 2;
 constexpr int kCBytes = CL2_EPI_TMA ? kWgRows * 128 : 0;  // staging for one 64-column chunk
-constexpr int kTransB = CL2_LAYOUT_TN ? 0 : 1;            // NN: B tile is N-major
-constexpr int kBarrierSplitK = 1;  // named barriers: 0 is __syncthreads, 2.. one per consumer
+constexpr int kExchangeBytes = kWgSplitK ? kSlices * CL2_WG_REGS * 4 * 128 : 0;
+constexpr int kTransB = CL2_LAYOUT_TN ? 0 : 1;  // NN: B tile is N-major
+// Named barriers: 0 is __syncthreads, 1 both consumers' split-K meeting, 2.. one per consumer,
+// 4 and 5 the WG_KSPLIT exchange (partial ready, buffer free).
+constexpr int kBarrierSplitK = 1;
+constexpr int kBarrierExchangeReady = 4;
+constexpr int kBarrierExchangeFree = 5;
 #if CL2_ACCUM_F16
 typedef unsigned Cl2Acc;  // two fp16 accumulators per register
 #else
@@ -37,66 +54,77 @@ typedef float Cl2Acc;
 #endif
 
 static_assert(kWgRows % 64 == 0, "a consumer owns whole m64 slices");
-static_assert(!kPingpong || kConsumers == 2, "ping-pong alternates two consumers");
+static_assert(!kWholeTile || kConsumers == 2, "ping-pong and WG_KSPLIT alternate two consumers");
+static_assert(!(kPingpong && kWgSplitK), "one way of sharing work between consumers");
+static_assert(!kWgSplitK || kStages % 2 == 0, "WG_KSPLIT: each consumer owns every other stage");
 static_assert(kBN % 16 == 0 && kBN <= 256, "wgmma N");
+static_assert(kCluster <= 4, "clusters of up to 4 CTAs");
 static_assert(kTransB == 0 || kBN % 64 == 0, "NN loads B in 64-column chunks");
-static_assert(kCluster == 1 || (kTransB ? (kBN / 64) % kCluster == 0 : (kBN / kCluster) % 8 == 0),
-              "each CTA of a cluster multicasts an equal, 1024-byte aligned share of B");
+static_assert(kClusterM == 1 || (kTransB ? (kBN / 64) % kClusterM == 0 : (kBN / kClusterM) % 8 == 0),
+              "each CTA of a tile column multicasts an equal, 1024-byte aligned share of B");
+static_assert((kBM / kClusterN) % 8 == 0, "each CTA of a tile row multicasts a 1024-byte aligned share of A");
 
 struct Cl2Work {
   int tile_m, tile_n, kb_begin, kb_end, slice;
 };
 
 // Work item w of the cluster's sequence: slices of K outermost (so neighbouring clusters share
-// A rows and B columns in L2), then tiles in grouped raster order; the CTAs of a cluster take
-// consecutive tile rows.
-__device__ __forceinline__ Cl2Work cl2_work_of(const Cl2GemmParams& p, int w, int rank) {
-  const int tiles_m = (p.m + kBM - 1) / kBM;
-  const int tiles_n = (p.n + kBN - 1) / kBN;
-  const int cluster_rows = (tiles_m + kCluster - 1) / kCluster;
-  const int per_slice = cluster_rows * tiles_n;
+// A rows and B columns in L2), then cluster tiles (kClusterM x kClusterN tiles) in grouped raster
+// order; CTA (cm, cn) of the cluster takes tile (cm, cn) of the cluster tile.
+__device__ __forceinline__ Cl2Work cl2_work_of(const Cl2GemmParams& p, int w, int cm, int cn) {
+  const int cluster_rows = ((p.m + kBM - 1) / kBM + kClusterM - 1) / kClusterM;
+  const int cluster_cols = ((p.n + kBN - 1) / kBN + kClusterN - 1) / kClusterN;
+  const int per_slice = cluster_rows * cluster_cols;
   const int slice = w / per_slice;
-  const Cl2Tile t = cl2_tile_of(w % per_slice, cluster_rows, tiles_n, p.raster_group);
+  const Cl2Tile t = cl2_tile_of(w % per_slice, cluster_rows, cluster_cols, p.raster_group);
   const int k_blocks = (p.k + kBK - 1) / kBK;
-  return {t.m * kCluster + rank, t.n, int((long long)slice * k_blocks / p.split_k),
+  return {t.m * kClusterM + cm, t.n * kClusterN + cn, int((long long)slice * k_blocks / p.split_k),
           int((long long)(slice + 1) * k_blocks / p.split_k), slice};
 }
 
 __device__ __forceinline__ int cl2_work_count(const Cl2GemmParams& p) {
-  const int tiles_m = (p.m + kBM - 1) / kBM;
-  const int tiles_n = (p.n + kBN - 1) / kBN;
-  return ((tiles_m + kCluster - 1) / kCluster) * tiles_n * p.split_k;
+  const int cluster_rows = ((p.m + kBM - 1) / kBM + kClusterM - 1) / kClusterM;
+  const int cluster_cols = ((p.n + kBN - 1) / kBN + kClusterN - 1) / kClusterN;
+  return cluster_rows * cluster_cols * p.split_k;
 }
 
 // ---- producer -----------------------------------------------------------------------------------
+// CTA (cm, cn) has cluster rank cm + kClusterM * cn. It loads share cn of each A tile for the CTAs
+// of its tile row and share cm of each B tile for those of its tile column; every CTA's full
+// barrier expects whole tiles, whoever delivers them.
 __device__ __forceinline__ void cl2_produce(const Cl2GemmParams& p, unsigned smem_a, unsigned smem_b,
-                                            unsigned full, unsigned empty, unsigned rank) {
-  const unsigned short all_ctas = (unsigned short)((1u << kCluster) - 1);
+                                            unsigned full, unsigned empty, int cm, int cn) {
+  unsigned short a_peers = 0;
+  for (int j = 0; j < kClusterN; ++j) a_peers |= (unsigned short)(1u << (cm + kClusterM * j));
+  const unsigned short b_peers = (unsigned short)(((1u << kClusterM) - 1) << (kClusterM * cn));
+  constexpr int a_share = kBM / kClusterN;
   int it = 0;
   for (int w = blockIdx.x / kCluster; w < cl2_work_count(p); w += gridDim.x / kCluster) {
-    const Cl2Work work = cl2_work_of(p, w, rank);
+    const Cl2Work work = cl2_work_of(p, w, cm, cn);
     for (int kb = work.kb_begin; kb < work.kb_end; ++kb, ++it) {
       const int stage = it % kStages;
-      const unsigned phase = (it / kStages) & 1;
-      cl2_mbar_wait(empty + stage * 8, phase ^ 1);
+      cl2_mbar_wait(empty + stage * 8, ((it / kStages) & 1) ^ 1);
       const unsigned bar = full + stage * 8;
-      cl2_mbar_arrive_expect_tx(bar, kABytes + kBBytes);  // B arrives whole: both shares
-      cl2_tma_load_2d(smem_a + stage * kABytes, &p.tmap_a, bar, kb * kBK, work.tile_m * kBM);
+      cl2_mbar_arrive_expect_tx(bar, kABytes + kBBytes);
+      const unsigned a_dst = smem_a + stage * kABytes + cn * a_share * 128;
+      const int a_row = work.tile_m * kBM + cn * a_share;
+      if (kClusterN == 1) cl2_tma_load_2d(a_dst, &p.tmap_a, bar, kb * kBK, a_row);
+      else cl2_tma_load_2d_multicast(a_dst, &p.tmap_a, bar, kb * kBK, a_row, a_peers);
       const unsigned b_stage = smem_b + stage * kBBytes;
 #if CL2_LAYOUT_TN
-      // B tile = kBN rows of 64 k; this CTA fetches rows [rank, rank+1) * kBN/kCluster.
-      constexpr int share = kBN / kCluster;
-      const unsigned dst = b_stage + rank * share * 128;
-      const int row = work.tile_n * kBN + int(rank) * share;
-      if (kCluster == 1) cl2_tma_load_2d(dst, &p.tmap_b, bar, kb * kBK, row);
-      else cl2_tma_load_2d_multicast(dst, &p.tmap_b, bar, kb * kBK, row, all_ctas);
+      // B tile = kBN rows of 64 k; this CTA fetches rows [cm, cm+1) * kBN/kClusterM.
+      constexpr int share = kBN / kClusterM;
+      const unsigned dst = b_stage + cm * share * 128;
+      const int row = work.tile_n * kBN + cm * share;
+      if (kClusterM == 1) cl2_tma_load_2d(dst, &p.tmap_b, bar, kb * kBK, row);
+      else cl2_tma_load_2d_multicast(dst, &p.tmap_b, bar, kb * kBK, row, b_peers);
 #else
-      // B tile = kBN/64 chunks of [64 k rows][64 n]; CTA `rank` fetches every kCluster-th chunk.
-      for (int chunk = int(rank); chunk < kBN / 64; chunk += kCluster) {
+      // B tile = kBN/64 chunks of [64 k rows][64 n]; CTA cm fetches every kClusterM-th chunk.
+      for (int chunk = cm; chunk < kBN / 64; chunk += kClusterM) {
         const unsigned dst = b_stage + chunk * 8192;
         const int col = work.tile_n * kBN + chunk * 64;
-        if (kCluster == 1) cl2_tma_load_2d(dst, &p.tmap_b, bar, col, kb * kBK);
-        else cl2_tma_load_2d_multicast(dst, &p.tmap_b, bar, col, kb * kBK, all_ctas);
+        if (kClusterM == 1) cl2_tma_load_2d(dst, &p.tmap_b, bar, col, kb * kBK);
+        else cl2_tma_load_2d_multicast(dst, &p.tmap_b, bar, col, kb * kBK, b_peers);
       }
 #endif
     }
@@ -104,7 +132,8 @@ __device__ __forceinline__ void cl2_produce(const Cl2GemmParams& p, unsigned sme
 }
 
 // ---- consumer: main loop ------------------------------------------------------------------------
-// Frees a stage: one arrival per consumer warp on the barrier of every CTA that writes into it.
+// Frees a stage: one arrival per consumer warp on the barrier of every CTA of the cluster (each
+// may have multicast into it).
 __device__ __forceinline__ void cl2_release(unsigned empty, int stage, int lane) {
   const unsigned bar = empty + stage * 8;
   if (kCluster == 1) {
@@ -126,136 +155,24 @@ __device__ __forceinline__ void cl2_mma_k_block(Cl2Acc (&acc)[kSlices][CL2_WG_RE
 #endif
 #pragma unroll
     for (int s = 0; s < kSlices; ++s) {
-      const unsigned rows = a_stage + ((kPingpong ? 0 : consumer * kWgRows) + s * 64) * 128;
+      const unsigned rows = a_stage + ((kWholeTile ? 0 : consumer * kWgRows) + s * 64) * 128;
       cl2_wgmma<kTransB>(acc[s], cl2_sw128_desc(rows + kk * 32, 16, 1024), desc_b);
     }
   }
 }
 
-// ---- consumer: epilogue -------------------------------------------------------------------------
-// Accumulator layout of wgmma m64nN (PTX ISA, register fragments of D): in warp w, lane l holds,
-// for each 8-column block j and half h, columns 8j + 2(l%4) + {0,1} of row 16w + l/4 + 8h.
-__device__ __forceinline__ void cl2_pair(const Cl2Acc (&acc)[CL2_WG_REGS], int j, int h, float& lo,
-                                         float& hi) {
-#if CL2_ACCUM_F16
-  cl2_unpack_half2(acc[2 * j + h], lo, hi);
-#else
-  lo = acc[4 * j + 2 * h];
-  hi = acc[4 * j + 2 * h + 1];
-#endif
-}
-
-__device__ __forceinline__ unsigned cl2_pair_half2(const Cl2Acc (&acc)[CL2_WG_REGS], int j, int h) {
-#if CL2_ACCUM_F16
-  return acc[2 * j + h];
-#else
-  return cl2_pack_half2(acc[4 * j + 2 * h], acc[4 * j + 2 * h + 1]);
-#endif
-}
-
-__device__ __forceinline__ void cl2_store_pair(const Cl2GemmParams& p, int row, int col, float lo,
-                                               float hi) {
-  if (row >= p.m || col >= p.n) return;
-  unsigned short* out = p.c + (long long)row * p.ldc + col;
-  if (col + 1 < p.n && (p.ldc & 1) == 0) {
-    *reinterpret_cast<unsigned*>(out) = cl2_pack_half2(lo, hi);
-  } else {
-    out[0] = cl2_float_to_half(lo);
-    if (col + 1 < p.n) out[1] = cl2_float_to_half(hi);
-  }
-}
-
-__device__ __forceinline__ void cl2_store_direct(const Cl2GemmParams& p,
-                                                 const Cl2Acc (&acc)[kSlices][CL2_WG_REGS],
-                                                 int row0, int col0, int warp, int lane) {
-#pragma unroll
-  for (int s = 0; s < kSlices; ++s)
-#pragma unroll
-    for (int j = 0; j < kBN / 8; ++j)
-#pragma unroll
-      for (int h = 0; h < 2; ++h) {
-        float lo, hi;
-        cl2_pair(acc[s], j, h, lo, hi);
-        cl2_store_pair(p, row0 + s * 64 + warp * 16 + lane / 4 + 8 * h, col0 + 8 * j + 2 * (lane % 4),
-                       lo, hi);
-      }
-}
-
-#if CL2_EPI_TMA
-// 64-column chunks go through the consumer's staging buffer in the TMA 128-byte swizzle (16-byte
-// unit u of row r sits at unit u ^ (r % 8)), which also keeps the stores free of bank conflicts.
-__device__ __forceinline__ void cl2_store_tma(const Cl2GemmParams& p,
-                                              const Cl2Acc (&acc)[kSlices][CL2_WG_REGS],
-                                              unsigned staging, int row0, int col0, int consumer,
-                                              int thread, int warp, int lane) {
-#pragma unroll
-  for (int chunk = 0; chunk < kBN / 64; ++chunk) {
-    if (thread == 0) cl2_tma_store_wait_read();  // the previous chunk has left the buffer
-    cl2_warpgroup_barrier(2 + consumer);
-#pragma unroll
-    for (int s = 0; s < kSlices; ++s)
-#pragma unroll
-      for (int u = 0; u < 8; ++u)
-#pragma unroll
-        for (int h = 0; h < 2; ++h) {
-          const int row = s * 64 + warp * 16 + lane / 4 + 8 * h;
-          const unsigned addr = staging + row * 128 + ((u ^ (row & 7)) << 4) + (lane % 4) * 4;
-          asm volatile("st.shared.u32 [%0], %1;" ::"r"(addr), "r"(cl2_pair_half2(acc[s], chunk * 8 + u, h))
-                       : "memory");
-        }
-    cl2_fence_async_shared();
-    cl2_warpgroup_barrier(2 + consumer);
-    if (thread == 0) {
-      cl2_tma_store_2d(&p.tmap_c, staging, col0 + chunk * 64, row0);
-      cl2_tma_store_commit();
-    }
-  }
-}
-#endif
-
-// Split-K: this slice adds its fp32 partial into the tile's sum in the workspace; the last slice
-// to arrive writes C (cl2_common.cuh). Cooperative consumers share the tile and its barrier; a
-// ping-pong consumer owns its tile alone.
-__device__ __forceinline__ void cl2_store_split(const Cl2GemmParams& p,
-                                                const Cl2Acc (&acc)[kSlices][CL2_WG_REGS],
-                                                const Cl2Work& work, int* flags, int consumer,
-                                                int thread, int warp, int lane) {
-  const int tiles_n = (p.n + kBN - 1) / kBN;
-  const int tiles = ((p.m + kBM - 1) / kBM) * tiles_n;
-  const int tile = work.tile_m * tiles_n + work.tile_n;
-  float* sum = cl2_splitk_sum_tile(p, tiles, tile, kBM * kBN);
-  const int first_row = kPingpong ? 0 : consumer * kWgRows;
-#pragma unroll
-  for (int s = 0; s < kSlices; ++s)
-#pragma unroll
-    for (int j = 0; j < kBN / 8; ++j)
-#pragma unroll
-      for (int h = 0; h < 2; ++h) {
-        float lo, hi;
-        cl2_pair(acc[s], j, h, lo, hi);
-        const int row = first_row + s * 64 + warp * 16 + lane / 4 + 8 * h;
-        float* out = sum + row * kBN + 8 * j + 2 * (lane % 4);
-        atomicAdd(out, lo);
-        atomicAdd(out + 1, hi);
-      }
-  constexpr int group = kPingpong ? 128 : kConsumers * 128;
-  const int group_thread = kPingpong ? thread : consumer * 128 + thread;
-  bool last;
-  if (!kPingpong) last = cl2_splitk_arrive<group, kBarrierSplitK>(p, tile, flags, group_thread);
-  else if (consumer == 0) last = cl2_splitk_arrive<group, 2>(p, tile, flags, group_thread);
-  else last = cl2_splitk_arrive<group, 3>(p, tile, flags + 1, group_thread);
-  if (last) cl2_splitk_finish<group>(p, tiles, tile, kBM, kBN, work.tile_m * kBM, work.tile_n * kBN, group_thread);
-}
+#include "cl2_sm90_epilogue.cuh"
 
 __device__ __forceinline__ void cl2_consume(const Cl2GemmParams& p, unsigned smem_a, unsigned smem_b,
-                                            unsigned staging, unsigned full, unsigned empty, unsigned order,
-                                            int* flags, unsigned rank, int consumer) {
+                                            unsigned staging, unsigned exchange, unsigned full,
+                                            unsigned empty, unsigned order, int cm, int cn, int consumer) {
   const int thread = threadIdx.x % 128, warp = thread / 32, lane = thread % 32;
-  const int tiles_m = (p.m + kBM - 1) / kBM;
+  const int tiles_m = (p.m + kBM - 1) / kBM, tiles_n = (p.n + kBN - 1) / kBN;
   Cl2Acc acc[kSlices][CL2_WG_REGS];
+  if (kWgSplitK && consumer == 0) cl2_named_arrive<kBarrierExchangeFree, 256>();  // buffer starts free
   int it = 0, local = 0, turns = 0;
   for (int w = blockIdx.x / kCluster; w < cl2_work_count(p); w += gridDim.x / kCluster, ++local) {
-    const Cl2Work work = cl2_work_of(p, w, rank);
+    const Cl2Work work = cl2_work_of(p, w, cm, cn);
     if (kPingpong && local % 2 != consumer) {  // the other consumer's tile: skip its stages
       it += work.kb_end - work.kb_begin;
       continue;
@@ -267,9 +184,12 @@ __device__ __forceinline__ void cl2_consume(const Cl2GemmParams& p, unsigned sme
     // Ping-pong: main loops take turns. Waiting on a stage's barrier by parity is only sound for a
     // consumer at most one phase ahead of it, so a consumer starts a tile's stages only once the
     // other has waited on all of its own (the producer then cannot be a full ring behind).
+    // WG_KSPLIT needs no turns: with an even ring, consumer c owns the stages of parity c and waits
+    // on every phase of each.
     if (kPingpong) cl2_mbar_wait(order + consumer * 8, turns++ & 1);
     int held = -1;  // stage still read by the wgmma group in flight
     for (int kb = work.kb_begin; kb < work.kb_end; ++kb, ++it) {
+      if (kWgSplitK && it % 2 != consumer) continue;
       const int stage = it % kStages;
       cl2_mbar_wait(full + stage * 8, (it / kStages) & 1);
 #pragma unroll
@@ -286,20 +206,31 @@ __device__ __forceinline__ void cl2_consume(const Cl2GemmParams& p, unsigned sme
 #pragma unroll
     for (int s = 0; s < kSlices; ++s) cl2_wgmma_fence_operands(acc[s]);
     if (held >= 0) cl2_release(empty, held, lane);
-    if (work.tile_m >= tiles_m) continue;  // the padding CTA of an odd cluster pair
-    const int row0 = work.tile_m * kBM + (kPingpong ? 0 : consumer * kWgRows), col0 = work.tile_n * kBN;
+    if (work.tile_m >= tiles_m || work.tile_n >= tiles_n) continue;  // a cluster's padding CTA
+    if (kWgSplitK) {
+      if (consumer == 1) {  // hand the partial over and go on to the next tile
+        cl2_exchange_give(acc, exchange, thread);
+        continue;
+      }
+      cl2_exchange_take(acc, exchange, thread);
+    }
 #if CL2_SPLITK
-    cl2_store_split(p, acc, work, flags, consumer, thread, warp, lane);
-#elif CL2_EPI_TMA
+    cl2_store_split(p, acc, work, consumer, thread, warp, lane);
+#else
+    const int row0 = work.tile_m * kBM + (kWholeTile ? 0 : consumer * kWgRows), col0 = work.tile_n * kBN;
+#if CL2_EPI_TMA
     cl2_store_tma(p, acc, staging, row0, col0, consumer, thread, warp, lane);
 #else
     cl2_store_direct(p, acc, row0, col0, warp, lane);
 #endif
+#endif
   }
+  if (kWgSplitK && consumer == 1) cl2_named_sync<kBarrierExchangeFree, 256>();  // pairs the last free
 #if CL2_EPI_TMA
   if (thread == 0) cl2_tma_store_wait_all();  // shared memory must outlive the stores
 #endif
   (void)staging;
+  (void)exchange;
 }
 
 extern "C" __global__ void __launch_bounds__(kThreads, 1) cl2_gemm(const __grid_constant__ Cl2GemmParams p) {
@@ -310,11 +241,12 @@ extern "C" __global__ void __launch_bounds__(kThreads, 1) cl2_gemm(const __grid_
   const unsigned smem_a = base;
   const unsigned smem_b = smem_a + kStages * kABytes;
   const unsigned staging = smem_b + kStages * kBBytes;
-  const unsigned full = staging + kConsumers * kCBytes;
+  const unsigned exchange = staging + kEpiConsumers * kCBytes;
+  const unsigned full = exchange + kExchangeBytes;
   const unsigned empty = full + kStages * 8;
   const unsigned order = empty + kStages * 8;  // ping-pong turn barriers, one per consumer
-  int* flags = reinterpret_cast<int*>(cl2_smem + (order + 16 - raw));  // split-K, one per consumer
-  const unsigned rank = kCluster > 1 ? cl2_cluster_rank() : 0u;
+  const int rank = kCluster > 1 ? int(cl2_cluster_rank()) : 0;
+  const int cm = rank % kClusterM, cn = rank / kClusterM;
 
   if (threadIdx.x == 0) {
     for (int s = 0; s < kStages; ++s) {
@@ -334,11 +266,12 @@ extern "C" __global__ void __launch_bounds__(kThreads, 1) cl2_gemm(const __grid_
   const int warpgroup = threadIdx.x / 128;
   if (warpgroup == 0) {
     if (kConsumers == 2) cl2_regs_release<40>();
-    if (threadIdx.x == 0) cl2_produce(p, smem_a, smem_b, full, empty, rank);
+    if (threadIdx.x == 0) cl2_produce(p, smem_a, smem_b, full, empty, cm, cn);
   } else {
     if (kConsumers == 2) cl2_regs_claim<232>();
     const int consumer = warpgroup - 1;
-    cl2_consume(p, smem_a, smem_b, staging + consumer * kCBytes, full, empty, order, flags, rank, consumer);
+    cl2_consume(p, smem_a, smem_b, staging + consumer * kCBytes, exchange, full, empty, order, cm, cn,
+                consumer);
   }
   // No CTA may leave while a peer can still multicast into it or arrive on its barriers.
   if (kCluster > 1) cl2_cluster_sync();

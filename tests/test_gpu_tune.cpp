@@ -1,9 +1,11 @@
-// Tuning on a real GPU: verification of the template families on edge shapes, and recovery from a
-// variant that writes out of bounds. Skipped, with the reason, where no GPU is present.
+// Tuning on a real GPU: verification of the template families on edge shapes (the planner's
+// choice, and each sm90 variant kind pinned), recovery from a variant that writes out of bounds,
+// and the bitwise run-to-run check. Skipped, with the reason, where no GPU is present.
 #include <gtest/gtest.h>
 
 #include "db/tuning_db.hpp"
 #include "gpu/device_query.hpp"
+#include "support/pinned_space.hpp"
 #include "support/run_tool.hpp"
 
 using namespace cl2;
@@ -93,4 +95,84 @@ TEST(GpuTune, OutOfBoundsVariantIsRecordedAsFailedAndTheRunFinishes) {
   for (const auto& t : trials) faults += t.status == TrialStatus::Fault;
   EXPECT_EQ(faults, 1);
   EXPECT_TRUE(db->winner(device, problem).has_value());
+}
+
+namespace {
+
+struct PinnedVariant {
+  const char* name;
+  std::map<std::string, std::int64_t> pins;
+  const char* shapes;  // edge shapes the variant must get right: M, N, K off its tile, tiny K, M = 1
+};
+
+// One configuration per variant kind of the sm90 family (every compile-time and run-time parameter
+// pinned), each on shapes that break its tile, cluster and split into uneven pieces.
+std::vector<PinnedVariant> sm90_variant_kinds() {
+  auto pins = [](int bm, int bn, int stages, int consumers, int pingpong, int ksplit, int cm, int cn, int epi,
+                 int persistent, int split) {
+    return std::map<std::string, std::int64_t>{
+        {"BM", bm},         {"BN", bn},          {"STAGES", stages},         {"CONSUMERS", consumers},
+        {"PINGPONG", pingpong}, {"WG_KSPLIT", ksplit}, {"CLUSTER_M", cm},   {"CLUSTER_N", cn},
+        {"EPI_TMA", epi},   {"PERSISTENT", persistent}, {"SPLIT_K", split}, {"RASTER", persistent ? 4 : 1}};
+  };
+  return {
+      {"ksplit_deep_ring", pins(64, 48, 14, 2, 0, 1, 1, 1, 0, 0, 1),
+       R"([[1, 1, 8], [130, 200, 72], [64, 4096, 4096], {"m": 200, "n": 136, "k": 1000, "accum": "f16"}])"},
+      {"ksplit_persistent_tma_nn", pins(128, 128, 6, 2, 0, 1, 1, 1, 1, 1, 1),
+       R"([{"m": 1000, "n": 1000, "k": 1000, "layout": "nn", "accum": "f16"},
+           {"m": 3000, "n": 4096, "k": 520, "layout": "nn"}])"},
+      {"cluster_2x2", pins(128, 128, 4, 2, 0, 0, 2, 2, 0, 1, 1),
+       R"([[1, 1, 8], [4095, 4097, 4096], [130, 200, 72], {"m": 777, "n": 512, "k": 4096, "accum": "f16"}])"},
+      {"cluster_1x4_nn", pins(128, 128, 4, 2, 0, 0, 1, 4, 1, 1, 1),
+       R"([{"m": 1000, "n": 1000, "k": 1000, "layout": "nn"}, {"m": 256, "n": 4096, "k": 256, "layout": "nn", "accum": "f16"}])"},
+      {"cluster_4x1_pingpong", pins(64, 128, 8, 2, 1, 0, 4, 1, 1, 1, 1),
+       R"([[3000, 4096, 4096], [64, 12288, 64], [200, 1000, 136]])"},
+      {"splitk_cluster_1x2", pins(128, 64, 8, 2, 0, 0, 1, 2, 0, 0, 4),
+       R"([[1, 1, 8], [130, 200, 72], [256, 1024, 12288], {"m": 300, "n": 512, "k": 4096, "accum": "f16"}])"},
+      {"splitk_ksplit", pins(64, 96, 12, 2, 0, 1, 2, 1, 0, 0, 3),
+       R"([[1, 1, 8], [130, 200, 72], [64, 4096, 4096]])"},
+      {"splitk_one_consumer", pins(64, 32, 16, 1, 0, 0, 1, 1, 0, 0, 16),
+       R"([[1, 256, 12288], [1, 1, 8], [100, 200, 4096]])"},
+  };
+}
+
+}  // namespace
+
+TEST(GpuTune, Sm90VariantKindsVerifyOnEdgeShapes) {
+  CL2_REQUIRE_GPU();
+  CL2_REQUIRE_SM90();
+  for (const auto& variant : sm90_variant_kinds()) {
+    SCOPED_TRACE(variant.name);
+    ScratchDir dir;
+    const std::string family = std::string("sm90_") + variant.name;
+    const std::string space = pinned_space(dir, "sm90", family, variant.pins);
+    expect_all_verified(dir, variant.shapes, "--space-file " + space + " --family " + family + " --max-candidates 0");
+  }
+}
+
+TEST(GpuTune, ResultsThatDifferBetweenLaunchesNeverWin) {
+  CL2_REQUIRE_GPU();
+  ScratchDir dir;
+  const std::string db_path = dir.file("t.sqlite");
+  const auto r = run_tool("tune --shapes " + dir.write("s.json", "[[256, 256, 256]]") + " --db " + db_path +
+                              " --space-file " + source_path("tests/data/spaces/naive_nondeterministic.json") +
+                              " --family naive_nondeterministic",
+                          dir);
+  ASSERT_EQ(r.status, 0) << r.err;
+  auto db = TuningDb::open(db_path, DbMode::ReadOnly);
+  const auto device = db->devices().front().first;
+  const Problem problem{{256, 256, 256}, Layout::TN, Accum::F32};
+  int flagged = 0;
+  for (const auto& t : db->trials(device, problem)) {
+    const auto kernel = db->kernel(t.kernel_id);
+    ASSERT_TRUE(kernel.has_value());
+    if (kernel->config_json.find("\"FAULT\":3") == std::string::npos) continue;
+    EXPECT_EQ(t.status, TrialStatus::VerifyFailed);
+    EXPECT_NE(t.reason.find("not deterministic"), std::string::npos) << t.reason;
+    ++flagged;
+  }
+  EXPECT_EQ(flagged, 1);
+  const auto winner = db->winner(device, problem);
+  ASSERT_TRUE(winner.has_value());
+  EXPECT_EQ(db->kernel(winner->kernel_id)->config_json.find("\"FAULT\":3"), std::string::npos);
 }

@@ -1,6 +1,7 @@
-// The sm90 family without a GPU: its space keeps the alignment, shared-memory and cluster rules
-// for every candidate, every candidate of the quickstart shapes compiles for sm_90a, and the SASS
-// of a sample across its features holds Hopper's own instructions (HGMMA, TMA loads).
+// The sm90 family without a GPU: its space keeps the alignment, shared-memory, cluster and split-K
+// rules for every candidate, every candidate of the quickstart shapes compiles for sm_90a, and the
+// SASS of a sample across its features holds Hopper's own instructions (HGMMA, TMA loads, their
+// multicast form where a cluster shares tiles).
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -48,7 +49,12 @@ TEST(Sm90Space, EveryCandidateKeepsTheRules) {
       const auto& g = c.launch;
       EXPECT_LE(g.smem_bytes, h200.smem_optin) << c.config.label();
       EXPECT_EQ(g.workspace_bytes > 0, c.config.at("SPLIT_K") > 1) << c.config.label();
-      EXPECT_EQ(g.grid[0] % c.config.at("CLUSTER_M"), 0) << c.config.label();
+      const std::int64_t cluster = c.config.at("CLUSTER_M") * c.config.at("CLUSTER_N");
+      EXPECT_LE(cluster, 4) << c.config.label();
+      EXPECT_EQ(g.cluster[0], cluster) << c.config.label();
+      EXPECT_EQ(g.grid[0] % cluster, 0) << c.config.label();
+      if (c.config.at("SPLIT_K") > 1) EXPECT_LE(g.grid[0], h200.num_sms) << "split-K grids run in one wave";
+      if (c.config.at("WG_KSPLIT")) EXPECT_EQ(c.config.at("STAGES") % 2, 0) << c.config.label();
       EXPECT_EQ(g.threads, 128 * (c.config.at("CONSUMERS") + 1));
       if (c.config.at("EPI_TMA")) EXPECT_EQ(problem.shape.n % 8, 0) << c.config.label();
       bool has_c_map = false;
@@ -87,17 +93,21 @@ TEST(Sm90Compile, SassHoldsHgmmaAndTmaAcrossTheFeatures) {
     Layout layout;
     Accum accum;
   };
-  auto params = [](int bm, int bn, int stages, int consumers, int pingpong, int cluster, int epi, int split) {
-    return std::map<std::string, std::int64_t>{{"BM", bm}, {"BN", bn}, {"STAGES", stages}, {"CONSUMERS", consumers},
-                                               {"PINGPONG", pingpong}, {"CLUSTER_M", cluster}, {"EPI_TMA", epi},
-                                               {"PERSISTENT", 1}, {"SPLIT_K", split}, {"RASTER", 8}};
+  auto params = [](int bm, int bn, int stages, int consumers, int pingpong, int ksplit, int cm, int cn, int epi,
+                   int split) {
+    return std::map<std::string, std::int64_t>{
+        {"BM", bm},           {"BN", bn},          {"STAGES", stages},  {"CONSUMERS", consumers},
+        {"PINGPONG", pingpong}, {"WG_KSPLIT", ksplit}, {"CLUSTER_M", cm}, {"CLUSTER_N", cn},
+        {"EPI_TMA", epi},     {"PERSISTENT", 1},   {"SPLIT_K", split},  {"RASTER", 8}};
   };
-  const std::vector<Sample> samples = {
-      {params(128, 256, 4, 2, 0, 2, 1, 1), Layout::TN, Accum::F32},  // cooperative, multicast, TMA store
-      {params(128, 128, 5, 2, 1, 1, 1, 1), Layout::NN, Accum::F32},  // ping-pong, N-major B
-      {params(64, 96, 7, 1, 0, 1, 0, 4), Layout::TN, Accum::F16},    // decode tile, split-K, fp16 accumulate
+  const std::vector<std::pair<Sample, bool>> samples = {  // with whether the SASS multicasts
+      {{params(128, 256, 4, 2, 0, 0, 2, 1, 1, 1), Layout::TN, Accum::F32}, true},   // cooperative, B multicast, TMA store
+      {{params(128, 128, 5, 2, 1, 0, 1, 2, 1, 1), Layout::NN, Accum::F32}, true},   // ping-pong, N-major B, A multicast
+      {{params(64, 96, 12, 1, 0, 0, 1, 1, 0, 4), Layout::TN, Accum::F16}, false},   // decode tile, split-K, fp16 accumulate
+      {{params(64, 48, 14, 2, 0, 1, 2, 2, 0, 3), Layout::TN, Accum::F32}, true},    // WG_KSPLIT, 2x2 cluster, split-K
+      {{params(128, 128, 6, 2, 0, 1, 1, 1, 1, 1), Layout::NN, Accum::F16}, false},  // WG_KSPLIT, fp16 exchange, TMA store
   };
-  for (const auto& s : samples) {
+  for (const auto& [s, multicast] : samples) {
     const KernelConfig config{"sm90", s.params};
     SCOPED_TRACE(config.label());
     const KernelSource source = generate_source(sm90(), config, s.layout, s.accum);
@@ -109,6 +119,7 @@ TEST(Sm90Compile, SassHoldsHgmmaAndTmaAcrossTheFeatures) {
       GTEST_SKIP() << "no working cuobjdump -sass (scripts/setup.sh installs nvidia-cuda-cuobjdump and nvidia-cuda-nvdisasm)";
     EXPECT_NE(sass.find("HGMMA"), std::string::npos);
     EXPECT_NE(sass.find("UTMALDG"), std::string::npos);
+    EXPECT_EQ(sass.find("MULTICAST") != std::string::npos, multicast);
     EXPECT_EQ(sass.find("LDL"), std::string::npos) << "local memory in a kernel that must not spill";
   }
 }
