@@ -123,10 +123,12 @@ __device__ __forceinline__ void cl2_store_quad(const Cl2GemmParams& p, int row, 
 
 // Adds the partials of `tile` over its 4-column groups [begin, end) (row-major, tile_cols / 4 per
 // row) in slice order and writes them to C at (row0, col0). Consecutive threads take consecutive
-// groups, so partial reads and C stores coalesce; the slice loop is outside and `quads`
-// independent 16-byte loads inside, because a per-element loop over the slices is a chain of
-// split_k dependent L2 round trips, which made the reduction, not the GEMM, the cost of a split.
-template <int threads, int quads>
+// groups, so partial reads and C stores coalesce. Each pass loads `quads` groups of `slices`
+// slices at once before adding them in order: a loop that waits for each slice's load before the
+// next is a chain of split_k dependent L2 round trips, which made the reduction, not the GEMM, the
+// cost of a split (sm90 reduces small shares of many slices: many slices in flight; sm80 whole
+// tiles of few: many groups).
+template <int threads, int quads, int slices>
 __device__ __forceinline__ void cl2_splitk_reduce(const Cl2GemmParams& p, int tiles, int tile, int tile_rows,
                                                   int tile_cols, int row0, int col0, int begin, int end,
                                                   int group_thread) {
@@ -136,16 +138,22 @@ __device__ __forceinline__ void cl2_splitk_reduce(const Cl2GemmParams& p, int ti
 #pragma unroll
     for (int j = 0; j < quads; ++j) sum[j][0] = sum[j][1] = sum[j][2] = sum[j][3] = 0.f;
 #pragma unroll 1
-    for (int s = 0; s < p.split_k; ++s) {
-      const float* part = cl2_splitk_partial(p, tiles, tile, s, tile_rows * tile_cols);
+    for (int s0 = 0; s0 < p.split_k; s0 += slices) {
+      float v[slices][quads][4];
 #pragma unroll
-      for (int j = 0; j < quads; ++j) {
-        if (q0 + j * threads >= end) continue;
-        float v[4];
-        cl2_ld_cg_f32x4(part + (q0 + j * threads) * 4, v);
+      for (int s = 0; s < slices; ++s)
 #pragma unroll
-        for (int i = 0; i < 4; ++i) sum[j][i] += v[i];
-      }
+        for (int j = 0; j < quads; ++j)
+          if (s0 + s < p.split_k && q0 + j * threads < end)
+            cl2_ld_cg_f32x4(cl2_splitk_partial(p, tiles, tile, s0 + s, tile_rows * tile_cols) + (q0 + j * threads) * 4,
+                            v[s][j]);
+#pragma unroll
+      for (int s = 0; s < slices; ++s)
+#pragma unroll
+        for (int j = 0; j < quads; ++j)
+#pragma unroll
+          for (int i = 0; i < 4; ++i)
+            if (s0 + s < p.split_k) sum[j][i] += v[s][j][i];
     }
 #pragma unroll
     for (int j = 0; j < quads; ++j) {

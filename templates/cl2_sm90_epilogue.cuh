@@ -179,7 +179,7 @@ __device__ __forceinline__ void cl2_store_split(const Cl2GemmParams& p,
   const int group_thread = consumer * 128 + thread;
   cl2_splitk_meet<group, barrier>(p, tile, group_thread);
   constexpr int quads = kBM * kBN / 4;
-  cl2_splitk_reduce<group, 4>(p, tiles, tile, kBM, kBN, work.tile_m * kBM, work.tile_n * kBN,
+  cl2_splitk_reduce<group, 2, 4>(p, tiles, tile, kBM, kBN, work.tile_m * kBM, work.tile_n * kBN,
                               int((long long)work.slice * quads / p.split_k),
                               int((long long)(work.slice + 1) * quads / p.split_k), group_thread);
 }

@@ -56,7 +56,8 @@ typedef float Cl2Acc;
 static_assert(kWgRows % 64 == 0, "a consumer owns whole m64 slices");
 static_assert(!kWholeTile || kConsumers == 2, "ping-pong and WG_KSPLIT alternate two consumers");
 static_assert(!(kPingpong && kWgSplitK), "one way of sharing work between consumers");
-static_assert(!kWgSplitK || kStages % 2 == 0, "WG_KSPLIT: each consumer owns every other stage");
+static_assert(!kWgSplitK || (kStages % 2 == 0 && kStages >= 4),
+              "WG_KSPLIT: each consumer owns every other stage, and holds one while the next fills");
 static_assert(kBN % 16 == 0 && kBN <= 256, "wgmma N");
 static_assert(kCluster <= 4, "clusters of up to 4 CTAs");
 static_assert(kTransB == 0 || kBN % 64 == 0, "NN loads B in 64-column chunks");

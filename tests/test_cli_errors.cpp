@@ -46,6 +46,9 @@ TEST(CliErrors, BadShapesLeaveNoDatabaseBehind) {
       {"[[64, 64, 64]]", "--family nosuch", "--family nosuch"},
       {"[[64, 64, 64]]", "--layout diagonal", "--layout"},
       {"[[64, 64, 64]]", "--accum f8", "--accum"},
+      {"[[64, 64, 64]]", "--pin NOSUCH=1", "--pin NOSUCH=1"},
+      {"[[64, 64, 64]]", "--pin BM=big", "--pin BM=big"},
+      {"[[64, 64, 64]]", "--pin BM", "--pin BM"},
   };
   for (const auto& c : cases) {
     ScratchDir dir;

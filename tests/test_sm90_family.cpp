@@ -76,6 +76,19 @@ TEST(Sm90Space, MisalignedShapesGetTheRuleThatExcludesThem) {
   EXPECT_TRUE(enumerate_family(sm90(), {{64, 64, 64}, Layout::TN, Accum::F32}, limits_for_arch("sm_80")).empty());
 }
 
+TEST(Sm90Space, PinnedVariantIsTheOnlyCandidateAndIgnoresPlanningRules) {
+  ScratchDir dir;
+  // A 2x2 cluster of 128x128 tiles on a 1x1 output breaks only planning rules (tile larger than
+  // the matrix, cluster CTAs without a tile of their own).
+  const auto r = run_tool("tune --compile-only --verbose --family sm90 --shapes " + dir.write("s.json", "[[1, 1, 8]]") +
+                              " --pin BM=128,BN=128,STAGES=4 --pin CONSUMERS=2,PINGPONG=0,WG_KSPLIT=0,CLUSTER_M=2,"
+                              "CLUSTER_N=2,EPI_TMA=0,PERSISTENT=0,SPLIT_K=1,RASTER=1",
+                          dir);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find("1x1x8 tn f32: 1 candidates"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("BM=128 BN=128 CLUSTER_M=2 CLUSTER_N=2"), std::string::npos) << r.err;
+}
+
 TEST(Sm90Compile, EveryQuickstartCandidateCompilesForSm90a) {
   ScratchDir dir;
   const auto r = run_tool("tune --compile-only --arch sm_90a --family sm90 --shapes " +

@@ -2,9 +2,35 @@
 
 #include "cli/commands.hpp"
 #include "compiler/kernel_compiler.hpp"
+#include "core/errors.hpp"
 #include "tune/tune_options.hpp"
 
 namespace cl2 {
+
+namespace {
+
+// --pin values: each "NAME=VALUE[,NAME=VALUE...]" with an integer VALUE.
+std::map<std::string, std::int64_t> parse_pins(const std::vector<std::string>& values) {
+  std::map<std::string, std::int64_t> pins;
+  for (const auto& value : values)
+    for (const auto& item : split_list(value)) {
+      const std::size_t equals = item.find('=');
+      std::size_t used = 0;
+      std::int64_t number = 0;
+      try {
+        if (equals != std::string::npos) number = std::stoll(item.substr(equals + 1), &used);
+      } catch (const std::exception&) {
+        used = 0;
+      }
+      if (equals == 0 || equals == std::string::npos || used == 0 || equals + 1 + used != item.size())
+        throw UserError(fmt::format("--pin {}: expected NAME=VALUE with an integer value, e.g. --pin BM=128,SPLIT_K=2",
+                                    item));
+      pins[item.substr(0, equals)] = number;
+    }
+  return pins;
+}
+
+}  // namespace
 
 CommandRunner add_tune_command(CLI::App& app) {
   auto options = std::make_shared<TuneOptions>();
@@ -30,6 +56,12 @@ CommandRunner add_tune_command(CLI::App& app) {
       ->capture_default_str();
   tune->add_option("--space-file", options->space_files,
                    "Extra family from a space file (its template path is relative to it); repeatable");
+  auto pins = std::make_shared<std::vector<std::string>>();
+  tune->add_option("--pin", *pins,
+                   "Fix parameters to one value each, NAME=VALUE[,NAME=VALUE...] (repeatable), in every "
+                   "selected family that has them; the family's planning rules are then ignored, so "
+                   "exactly that variant runs on any shape its correctness rules allow (e.g. --pin "
+                   "BM=128,BN=128,SPLIT_K=2)");
   tune->add_option("--max-candidates", options->max_candidates,
                    "Candidates per shape, cheapest first by the families' cost models (0 = all)")
       ->capture_default_str();
@@ -55,10 +87,11 @@ CommandRunner add_tune_command(CLI::App& app) {
   tune->add_flag("--fake-gpu", options->fake_gpu,
                  "Testing aid: a worker that invents its results instead of using a GPU")
       ->group("");  // hidden from --help
-  return [options, layout, accum, family] {
+  return [options, layout, accum, family, pins] {
     options->defaults.layout = parse_layout(*layout, "--layout");
     options->defaults.accum = parse_accum(*accum, "--accum");
     options->families = split_list(*family);
+    options->pins = parse_pins(*pins);
     if (options->cache_dir.empty()) options->cache_dir = default_cache_dir();
     options->command_line = fmt::format("tune --shapes {} --db {}", options->shapes_path, options->db_path);
     return run_tune(*options);

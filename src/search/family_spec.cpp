@@ -77,7 +77,8 @@ FamilySpec parse_family_spec(const std::string& json_text, const std::string& so
         spec.constraints.push_back({parse_rule(entry, source, "constraints"), entry.get<std::string>()});
       else
         spec.constraints.push_back({parse_rule(entry.at("rule"), source, "constraints"),
-                                    entry.value("why", entry.at("rule").get<std::string>())});
+                                    entry.value("why", entry.at("rule").get<std::string>()),
+                                    entry.value("planning", false)});
     }
     const json& launch = j.at("launch");
     spec.launch.threads = parse_rule(launch.at("threads"), source, "launch.threads");
@@ -139,6 +140,14 @@ FamilySpec load_family_file(const std::string& path) {
   const auto template_path =
       (std::filesystem::path(path).parent_path() / template_name).lexically_normal().string();
   return parse_family_spec(text, path, read_text_file(template_path), template_path);
+}
+
+FamilySpec pin_family(const FamilySpec& family, const std::map<std::string, std::int64_t>& pins) {
+  FamilySpec pinned = family;
+  for (const auto& [name, value] : pins)
+    if (auto it = pinned.params.find(name); it != pinned.params.end()) it->second = {value};
+  std::erase_if(pinned.constraints, [](const Constraint& c) { return c.planning; });
+  return pinned;
 }
 
 std::vector<const FamilySpec*> select_families(const std::vector<std::string>& names,

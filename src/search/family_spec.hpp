@@ -17,7 +17,8 @@ namespace cl2 {
 
 struct Constraint {
   Expr rule;
-  std::string why;  // shown when a shape breaks the rule for every candidate
+  std::string why;        // shown when a shape breaks the rule for every candidate
+  bool planning = false;  // only steers the search: kernels are right without it
 };
 
 // A TMA descriptor the runner encodes for each launch (operand "a", "b" or "c"); box sizes are
@@ -70,6 +71,10 @@ const std::map<std::string, FamilySpec>& builtin_families();
 
 // A family from a space file on disk; its "template" path is relative to the space file.
 FamilySpec load_family_file(const std::string& path);
+
+// The family with each parameter of `pins` that it has fixed to the pinned value, and without its
+// planning rules (a pinned variant runs on any shape its correctness rules allow).
+FamilySpec pin_family(const FamilySpec& family, const std::map<std::string, std::int64_t>& pins);
 
 // Resolves --family values ("sm80", "sm80,sm90", "all") against the built-in families and the
 // extra ones; throws UserError naming the unknown family and listing the known ones.

@@ -1,5 +1,7 @@
 #pragma once
 // Everything `cuda-l2-tune tune` is told on its command line.
+#include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -13,6 +15,7 @@ struct TuneOptions {
   std::vector<std::string> families = {"all"};
   std::vector<std::string> space_files;  // extra families from space files on disk
   ShapeDefaults defaults;
+  std::map<std::string, std::int64_t> pins;  // --pin: parameters fixed in every family that has them
   std::size_t max_candidates = 24;       // per shape, after ordering by the cost model
   double budget_seconds = 0;             // 0 = no limit
   bool compile_only = false;

@@ -1,5 +1,6 @@
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 
@@ -20,6 +21,24 @@ std::vector<FamilySpec> load_extra_families(const TuneOptions& options) {
   std::vector<FamilySpec> extra;
   for (const auto& path : options.space_files) extra.push_back(load_family_file(path));
   return extra;
+}
+
+// The --family selection with the --pin values applied; pinned copies live in `pinned`.
+std::vector<const FamilySpec*> tuned_families(const TuneOptions& options, const std::vector<FamilySpec>& extra,
+                                              std::vector<FamilySpec>& pinned) {
+  auto selected = select_families(options.families, extra);
+  if (options.pins.empty()) return selected;
+  for (const auto& [name, value] : options.pins)
+    if (std::none_of(selected.begin(), selected.end(), [&](const FamilySpec* f) { return f->params.count(name); }))
+      throw UserError(fmt::format("--pin {}={}: no selected family has a parameter {}; the space files "
+                                  "(configs/spaces/*.json) list each family's parameters",
+                                  name, value, name));
+  pinned.clear();
+  pinned.reserve(selected.size());
+  for (const FamilySpec* family : selected) pinned.push_back(pin_family(*family, options.pins));
+  std::vector<const FamilySpec*> out;
+  for (const auto& family : pinned) out.push_back(&family);
+  return out;
 }
 
 std::vector<std::vector<Candidate>> plan_all(const std::vector<Problem>& problems,
@@ -72,7 +91,8 @@ std::vector<std::vector<BuiltCandidate>> compile_stage(const TuneOptions& option
 int run_compile_only(const TuneOptions& options) {
   const auto problems = load_shape_file(options.shapes_path, options.defaults);
   const auto extra = load_extra_families(options);
-  const auto families = select_families(options.families, extra);
+  std::vector<FamilySpec> pinned;
+  const auto families = tuned_families(options, extra, pinned);
   DeviceLimits limits;
   if (!options.arch.empty()) {
     limits = limits_for_arch(options.arch);
@@ -105,7 +125,8 @@ int run_tune(const TuneOptions& options) {
   const auto problems = load_shape_file(options.shapes_path, options.defaults);
   TuneSession s{options};
   s.extra_families = load_extra_families(options);
-  const auto families = select_families(options.families, s.extra_families);
+  std::vector<FamilySpec> pinned;
+  const auto families = tuned_families(options, s.extra_families, pinned);
   if (!options.fake_gpu) {
     if (const std::string reason = gpu_unavailable_reason(options.device); !reason.empty())
       throw UserError(reason);
