@@ -4,7 +4,8 @@
 #   scripts/ncu-compare.sh M N K "BM=128,BN=128,..." OUT_PREFIX
 # writes OUT_PREFIX-ours.csv (the first launch of the pinned variant: its verification run) and,
 # unless CUBLAS=0, OUT_PREFIX-cublas.csv (the first nvjet kernel: cuBLAS GemmEx's own choice).
-# Uses .carry/bin and the carried kernel cache like scripts/device-session.sh.
+# FAMILY_ARGS (default "--family sm90") selects the family, e.g. one from a --space-file. Uses
+# .carry/bin and the carried kernel cache like scripts/device-session.sh.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 m=$1 n=$2 k=$3 pins=$4 out=$5
@@ -16,7 +17,7 @@ echo "[[$m, $n, $k]]" > "$scratch/shape.json"
 metrics=gpu__time_duration.sum,sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active,lts__t_bytes.sum,dram__bytes_read.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed,launch__grid_size,launch__cluster_dim_x,sm__cycles_active.avg
 profile() {  # kernel regex, output file
   ncu --target-processes all --clock-control none -k "regex:$1" -c 1 --metrics "$metrics" --section WarpStateStats \
-      --csv --page details "$tool" tune --family sm90 --max-candidates 0 --pin "$pins" --watchdog-seconds 60 \
+      --csv --page details "$tool" tune ${FAMILY_ARGS:---family sm90} --max-candidates 0 --pin "$pins" --watchdog-seconds 60 \
       --shapes "$scratch/shape.json" --db "$scratch/t.sqlite" > "$2" 2> "$2.log"
   rm -f "$scratch/t.sqlite"*
 }

@@ -23,8 +23,7 @@ __device__ __forceinline__ unsigned cl2_pair_half2(const Cl2Acc (&acc)[CL2_WG_RE
 #endif
 }
 
-// ---- WG_KSPLIT: consumer 1's partial joins consumer 0's ---------------------------------------
-#if CL2_WG_KSPLIT
+// ---- adding partial accumulators (chains of one consumer; WG_KSPLIT's two consumers) ----------
 __device__ __forceinline__ unsigned cl2_acc_bits(Cl2Acc value) {
 #if CL2_ACCUM_F16
   return value;
@@ -41,6 +40,9 @@ __device__ __forceinline__ void cl2_acc_add_bits(Cl2Acc& acc, unsigned bits) {
 #endif
 }
 
+__device__ __forceinline__ void cl2_acc_add(Cl2Acc& acc, Cl2Acc other) { cl2_acc_add_bits(acc, cl2_acc_bits(other)); }
+
+#if CL2_WG_KSPLIT
 // Registers 4i..4i+3 of thread t sit at 16-byte unit i * 128 + t: a warp's stores and loads cover
 // 512 contiguous bytes, free of bank conflicts.
 __device__ __forceinline__ void cl2_exchange_give(const Cl2Acc (&acc)[kSlices][CL2_WG_REGS], unsigned buffer,

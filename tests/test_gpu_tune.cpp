@@ -108,29 +108,30 @@ struct PinnedVariant {
 // One configuration per variant kind of the sm90 family (every compile-time and run-time parameter
 // pinned), each on shapes that break its tile, cluster and split into uneven pieces.
 std::vector<PinnedVariant> sm90_variant_kinds() {
-  auto pins = [](int bm, int bn, int stages, int consumers, int pingpong, int ksplit, int cm, int cn, int epi,
-                 int persistent, int split) {
-    return fmt::format("BM={},BN={},STAGES={},CONSUMERS={},PINGPONG={},WG_KSPLIT={},CLUSTER_M={},CLUSTER_N={},"
-                       "EPI_TMA={},PERSISTENT={},SPLIT_K={},RASTER={}",
-                       bm, bn, stages, consumers, pingpong, ksplit, cm, cn, epi, persistent, split, persistent ? 4 : 1);
+  auto pins = [](int bm, int bn, int stages, int consumers, int chains, int pingpong, int ksplit, int cm, int cn,
+                 int epi, int persistent, int split) {
+    return fmt::format("BM={},BN={},STAGES={},CONSUMERS={},ACC_CHAINS={},PINGPONG={},WG_KSPLIT={},CLUSTER_M={},"
+                       "CLUSTER_N={},EPI_TMA={},PERSISTENT={},SPLIT_K={},RASTER={}",
+                       bm, bn, stages, consumers, chains, pingpong, ksplit, cm, cn, epi, persistent, split,
+                       persistent ? 4 : 1);
   };
   return {
-      {"ksplit_deep_ring", pins(64, 48, 14, 2, 0, 1, 1, 1, 0, 0, 1),
+      {"ksplit_deep_ring", pins(64, 48, 14, 2, 2, 0, 1, 1, 1, 0, 0, 1),
        R"([[1, 1, 8], [130, 200, 72], [64, 4096, 4096], {"m": 200, "n": 136, "k": 1000, "accum": "f16"}])"},
-      {"ksplit_persistent_tma_nn", pins(128, 128, 4, 2, 0, 1, 1, 1, 1, 1, 1),
+      {"ksplit_persistent_tma_nn", pins(128, 128, 4, 2, 1, 0, 1, 1, 1, 1, 1, 1),
        R"([{"m": 1000, "n": 1000, "k": 1000, "layout": "nn", "accum": "f16"},
            {"m": 3000, "n": 4096, "k": 520, "layout": "nn"}])"},
-      {"cluster_2x2", pins(128, 128, 4, 2, 0, 0, 2, 2, 0, 1, 1),
+      {"cluster_2x2", pins(128, 128, 4, 2, 2, 0, 0, 2, 2, 0, 1, 1),
        R"([[1, 1, 8], [4095, 4097, 4096], [130, 200, 72], {"m": 777, "n": 512, "k": 4096, "accum": "f16"}])"},
-      {"cluster_1x4_nn", pins(128, 128, 4, 2, 0, 0, 1, 4, 1, 1, 1),
+      {"cluster_1x4_nn", pins(128, 128, 4, 2, 1, 0, 0, 1, 4, 1, 1, 1),
        R"([{"m": 1000, "n": 1000, "k": 1000, "layout": "nn"}, {"m": 256, "n": 4096, "k": 256, "layout": "nn", "accum": "f16"}])"},
-      {"cluster_4x1_pingpong", pins(64, 128, 8, 2, 1, 0, 4, 1, 1, 1, 1),
+      {"cluster_4x1_pingpong", pins(64, 128, 8, 2, 2, 1, 0, 4, 1, 1, 1, 1),
        R"([[3000, 4096, 4096], [64, 12288, 64], [200, 1000, 136]])"},
-      {"splitk_cluster_1x2", pins(128, 64, 8, 2, 0, 0, 1, 2, 0, 0, 4),
+      {"splitk_cluster_1x2", pins(128, 64, 8, 2, 1, 0, 0, 1, 2, 0, 0, 4),
        R"([[1, 1, 8], [130, 200, 72], [256, 1024, 12288], {"m": 300, "n": 512, "k": 4096, "accum": "f16"}])"},
-      {"splitk_ksplit", pins(64, 96, 8, 2, 0, 1, 2, 1, 0, 0, 3),
-       R"([[1, 1, 8], [130, 200, 72], [64, 4096, 4096]])"},
-      {"splitk_one_consumer", pins(64, 32, 16, 1, 0, 0, 1, 1, 0, 0, 8),
+      {"splitk_ksplit", pins(64, 96, 8, 2, 2, 0, 1, 2, 1, 0, 0, 3),
+       R"([[1, 1, 8], [130, 200, 72], [64, 2048, 4096]])"},
+      {"splitk_one_consumer", pins(64, 32, 16, 1, 2, 0, 0, 1, 1, 0, 0, 8),
        R"([[1, 256, 12288], [1, 1, 8], [100, 200, 4096]])"},
   };
 }

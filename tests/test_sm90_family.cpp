@@ -81,7 +81,7 @@ TEST(Sm90Space, PinnedVariantIsTheOnlyCandidateAndIgnoresPlanningRules) {
   // A 2x2 cluster of 128x128 tiles on a 1x1 output breaks only planning rules (tile larger than
   // the matrix, cluster CTAs without a tile of their own).
   const auto r = run_tool("tune --compile-only --verbose --family sm90 --shapes " + dir.write("s.json", "[[1, 1, 8]]") +
-                              " --pin BM=128,BN=128,STAGES=4 --pin CONSUMERS=2,PINGPONG=0,WG_KSPLIT=0,CLUSTER_M=2,"
+                              " --pin BM=128,BN=128,STAGES=4,ACC_CHAINS=1 --pin CONSUMERS=2,PINGPONG=0,WG_KSPLIT=0,CLUSTER_M=2,"
                               "CLUSTER_N=2,EPI_TMA=0,PERSISTENT=0,SPLIT_K=1,RASTER=1",
                           dir);
   ASSERT_EQ(r.status, 0) << r.err;
@@ -106,19 +106,19 @@ TEST(Sm90Compile, SassHoldsHgmmaAndTmaAcrossTheFeatures) {
     Layout layout;
     Accum accum;
   };
-  auto params = [](int bm, int bn, int stages, int consumers, int pingpong, int ksplit, int cm, int cn, int epi,
-                   int split) {
+  auto params = [](int bm, int bn, int stages, int consumers, int chains, int pingpong, int ksplit, int cm, int cn,
+                   int epi, int split) {
     return std::map<std::string, std::int64_t>{
-        {"BM", bm},           {"BN", bn},          {"STAGES", stages},  {"CONSUMERS", consumers},
+        {"BM", bm},           {"BN", bn},          {"STAGES", stages},  {"CONSUMERS", consumers}, {"ACC_CHAINS", chains},
         {"PINGPONG", pingpong}, {"WG_KSPLIT", ksplit}, {"CLUSTER_M", cm}, {"CLUSTER_N", cn},
         {"EPI_TMA", epi},     {"PERSISTENT", 1},   {"SPLIT_K", split},  {"RASTER", 8}};
   };
   const std::vector<std::pair<Sample, bool>> samples = {  // with whether the SASS multicasts
-      {{params(128, 256, 4, 2, 0, 0, 2, 1, 1, 1), Layout::TN, Accum::F32}, true},   // cooperative, B multicast, TMA store
-      {{params(128, 128, 5, 2, 1, 0, 1, 2, 1, 1), Layout::NN, Accum::F32}, true},   // ping-pong, N-major B, A multicast
-      {{params(64, 96, 12, 1, 0, 0, 1, 1, 0, 4), Layout::TN, Accum::F16}, false},   // decode tile, split-K, fp16 accumulate
-      {{params(64, 48, 14, 2, 0, 1, 2, 2, 0, 3), Layout::TN, Accum::F32}, true},    // WG_KSPLIT, 2x2 cluster, split-K
-      {{params(128, 128, 6, 2, 0, 1, 1, 1, 1, 1), Layout::NN, Accum::F16}, false},  // WG_KSPLIT, fp16 exchange, TMA store
+      {{params(128, 256, 4, 2, 1, 0, 0, 2, 1, 1, 1), Layout::TN, Accum::F32}, true},   // cooperative, B multicast, TMA store
+      {{params(64, 128, 8, 2, 2, 1, 0, 1, 2, 1, 1), Layout::NN, Accum::F32}, true},    // ping-pong, 2 chains, N-major B, A multicast
+      {{params(64, 96, 12, 1, 2, 0, 0, 1, 1, 0, 4), Layout::TN, Accum::F16}, false},   // decode tile, 2 chains, split-K, fp16
+      {{params(64, 48, 14, 2, 1, 0, 1, 2, 2, 0, 3), Layout::TN, Accum::F32}, true},    // WG_KSPLIT, 2x2 cluster, split-K
+      {{params(128, 128, 6, 2, 1, 0, 1, 1, 1, 1, 1), Layout::NN, Accum::F16}, false},  // WG_KSPLIT, fp16 exchange, TMA store
   };
   for (const auto& [s, multicast] : samples) {
     const KernelConfig config{"sm90", s.params};
