@@ -15,6 +15,23 @@ __device__ __forceinline__ void cl2_pair(const Cl2Acc (&acc)[CL2_WG_REGS], int j
 #endif
 }
 
+// Calls visit(row, col, lo, hi) for every pair of adjacent columns a consumer holds, rows and
+// columns counted from the consumer's first row of the tile.
+template <typename Visit>
+__device__ __forceinline__ void cl2_for_each_pair(const Cl2Acc (&acc)[kSlices][CL2_WG_REGS], int warp, int lane,
+                                                  Visit visit) {
+#pragma unroll
+  for (int s = 0; s < kSlices; ++s)
+#pragma unroll
+    for (int j = 0; j < kBN / 8; ++j)
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        float lo, hi;
+        cl2_pair(acc[s], j, h, lo, hi);
+        visit(s * 64 + warp * 16 + lane / 4 + 8 * h, 8 * j + 2 * (lane % 4), lo, hi);
+      }
+}
+
 __device__ __forceinline__ unsigned cl2_pair_half2(const Cl2Acc (&acc)[CL2_WG_REGS], int j, int h) {
 #if CL2_ACCUM_F16
   return acc[2 * j + h];
@@ -102,17 +119,9 @@ __device__ __forceinline__ void cl2_store_pair(const Cl2GemmParams& p, int row, 
 __device__ __forceinline__ void cl2_store_direct(const Cl2GemmParams& p,
                                                  const Cl2Acc (&acc)[kSlices][CL2_WG_REGS],
                                                  int row0, int col0, int warp, int lane) {
-#pragma unroll
-  for (int s = 0; s < kSlices; ++s)
-#pragma unroll
-    for (int j = 0; j < kBN / 8; ++j)
-#pragma unroll
-      for (int h = 0; h < 2; ++h) {
-        float lo, hi;
-        cl2_pair(acc[s], j, h, lo, hi);
-        cl2_store_pair(p, row0 + s * 64 + warp * 16 + lane / 4 + 8 * h, col0 + 8 * j + 2 * (lane % 4),
-                       lo, hi);
-      }
+  cl2_for_each_pair(acc, warp, lane, [&](int row, int col, float lo, float hi) {
+    cl2_store_pair(p, row0 + row, col0 + col, lo, hi);
+  });
 }
 
 // ---- TMA stores ---------------------------------------------------------------------------------
@@ -165,17 +174,9 @@ __device__ __forceinline__ void cl2_store_split(const Cl2GemmParams& p,
   const int tile = work.tile_m * tiles_n + work.tile_n;
   float* partial = cl2_splitk_partial(p, tiles, tile, work.slice, kBM * kBN);
   const int first_row = kWholeTile ? 0 : consumer * kWgRows;
-#pragma unroll
-  for (int s = 0; s < kSlices; ++s)
-#pragma unroll
-    for (int j = 0; j < kBN / 8; ++j)
-#pragma unroll
-      for (int h = 0; h < 2; ++h) {
-        float lo, hi;
-        cl2_pair(acc[s], j, h, lo, hi);
-        const int row = first_row + s * 64 + warp * 16 + lane / 4 + 8 * h;
-        cl2_st_global_f32x2(partial + row * kBN + 8 * j + 2 * (lane % 4), lo, hi);
-      }
+  cl2_for_each_pair(acc, warp, lane, [&](int row, int col, float lo, float hi) {
+    cl2_st_global_f32x2(partial + (first_row + row) * kBN + col, lo, hi);
+  });
   constexpr int group = kEpiConsumers * 128;
   constexpr int barrier = kEpiConsumers == 2 ? kBarrierSplitK : 2;
   const int group_thread = consumer * 128 + thread;

@@ -44,6 +44,19 @@ void expect_all_verified(const ScratchDir& dir, const std::string& shapes, const
   }
 }
 
+const Problem kTestFamilyProblem{{256, 256, 256}, Layout::TN, Accum::F32};
+
+// Tunes kTestFamilyProblem with a test family from tests/data/spaces; returns the database.
+std::unique_ptr<TuningDb> tune_test_family(const ScratchDir& dir, const std::string& family) {
+  const std::string db_path = dir.file("t.sqlite");
+  const auto r = run_tool("tune --shapes " + dir.write("s.json", "[[256, 256, 256]]") + " --db " + db_path +
+                              " --space-file " + source_path("tests/data/spaces/" + family + ".json") +
+                              " --family " + family,
+                          dir);
+  EXPECT_EQ(r.status, 0) << r.err;
+  return TuningDb::open(db_path, DbMode::ReadOnly);
+}
+
 const char* kEdgeShapes =
     R"([[1, 1, 8], [3000, 4096, 4096], [64, 12288, 64], [4095, 4097, 4096], [130, 200, 72],
         {"m": 1000, "n": 1000, "k": 1000, "layout": "nn"}, {"m": 777, "n": 512, "k": 4096, "accum": "f16"},
@@ -80,21 +93,14 @@ TEST(GpuTune, Sm90RefusesUnalignedNnWithAClearError) {
 TEST(GpuTune, OutOfBoundsVariantIsRecordedAsFailedAndTheRunFinishes) {
   CL2_REQUIRE_GPU();
   ScratchDir dir;
-  const std::string db_path = dir.file("t.sqlite");
-  const auto r = run_tool("tune --shapes " + dir.write("s.json", "[[256, 256, 256]]") + " --db " + db_path +
-                              " --space-file " + source_path("tests/data/spaces/naive_fault.json") +
-                              " --family naive_fault",
-                          dir);
-  ASSERT_EQ(r.status, 0) << r.err;
-  auto db = TuningDb::open(db_path, DbMode::ReadOnly);
+  const auto db = tune_test_family(dir, "naive_fault");
   const auto device = db->devices().front().first;
-  const Problem problem{{256, 256, 256}, Layout::TN, Accum::F32};
-  const auto trials = db->trials(device, problem);
+  const auto trials = db->trials(device, kTestFamilyProblem);
   ASSERT_EQ(trials.size(), 2u);
   int faults = 0;
   for (const auto& t : trials) faults += t.status == TrialStatus::Fault;
   EXPECT_EQ(faults, 1);
-  EXPECT_TRUE(db->winner(device, problem).has_value());
+  EXPECT_TRUE(db->winner(device, kTestFamilyProblem).has_value());
 }
 
 namespace {
@@ -151,17 +157,10 @@ TEST(GpuTune, Sm90VariantKindsVerifyOnEdgeShapes) {
 TEST(GpuTune, ResultsThatDifferBetweenLaunchesNeverWin) {
   CL2_REQUIRE_GPU();
   ScratchDir dir;
-  const std::string db_path = dir.file("t.sqlite");
-  const auto r = run_tool("tune --shapes " + dir.write("s.json", "[[256, 256, 256]]") + " --db " + db_path +
-                              " --space-file " + source_path("tests/data/spaces/naive_nondeterministic.json") +
-                              " --family naive_nondeterministic",
-                          dir);
-  ASSERT_EQ(r.status, 0) << r.err;
-  auto db = TuningDb::open(db_path, DbMode::ReadOnly);
+  const auto db = tune_test_family(dir, "naive_nondeterministic");
   const auto device = db->devices().front().first;
-  const Problem problem{{256, 256, 256}, Layout::TN, Accum::F32};
   int flagged = 0;
-  for (const auto& t : db->trials(device, problem)) {
+  for (const auto& t : db->trials(device, kTestFamilyProblem)) {
     const auto kernel = db->kernel(t.kernel_id);
     ASSERT_TRUE(kernel.has_value());
     if (kernel->config_json.find("\"FAULT\":3") == std::string::npos) continue;
@@ -170,7 +169,7 @@ TEST(GpuTune, ResultsThatDifferBetweenLaunchesNeverWin) {
     ++flagged;
   }
   EXPECT_EQ(flagged, 1);
-  const auto winner = db->winner(device, problem);
+  const auto winner = db->winner(device, kTestFamilyProblem);
   ASSERT_TRUE(winner.has_value());
   EXPECT_EQ(db->kernel(winner->kernel_id)->config_json.find("\"FAULT\":3"), std::string::npos);
 }
