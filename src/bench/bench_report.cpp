@@ -1,7 +1,6 @@
 #include "bench/bench_report.hpp"
 
 #include <fmt/format.h>
-#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -9,6 +8,7 @@
 #include <sstream>
 
 #include "bench/bench_renderers.hpp"
+#include "core/atomic_file.hpp"
 #include "core/errors.hpp"
 
 namespace cl2 {
@@ -16,20 +16,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Written beside the target under a name unique to this process, then renamed: readers (and a
-// plot script started on the folder) see the old file or the new one, never a part.
-void write_file_atomically(const fs::path& path, const std::string& text) {
-  const fs::path tmp = path.string() + fmt::format(".tmp{}", getpid());
-  {
-    std::ofstream out(tmp, std::ios::binary);
-    out << text;
-    if (!out)
-      throw UserError(fmt::format("{}: cannot write the bench report; choose a writable output "
-                                  "folder",
-                                  path.string()));
-  }
-  fs::rename(tmp, path);
-}
+constexpr std::string_view kOutputFix = "choose a writable output folder (--out)";
 
 void create_output_dir(const std::string& out_dir) {
   std::error_code error;
@@ -46,10 +33,10 @@ void write_bench_outputs(const BenchRun& run, const std::string& out_dir) {
   create_output_dir(out_dir);
   const BenchView view = make_bench_view(run);
   const fs::path dir(out_dir);
-  write_file_atomically(dir / "run.json", bench_run_to_json(run).dump() + "\n");
-  write_file_atomically(dir / "bench.csv", render_bench_csv(view));
-  write_file_atomically(dir / "speedups.csv", render_speedups_csv(view));
-  write_file_atomically(dir / "summary.md", render_bench_summary(view));
+  write_file_atomically(dir / "run.json", bench_run_to_json(run).dump() + "\n", kOutputFix);
+  write_file_atomically(dir / "bench.csv", render_bench_csv(view), kOutputFix);
+  write_file_atomically(dir / "speedups.csv", render_speedups_csv(view), kOutputFix);
+  write_file_atomically(dir / "summary.md", render_bench_summary(view), kOutputFix);
 }
 
 BenchRun read_bench_run(const std::string& run_json_path) {

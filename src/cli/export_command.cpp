@@ -5,26 +5,12 @@
 #include <fstream>
 
 #include "cli/commands.hpp"
+#include "core/atomic_file.hpp"
 #include "core/errors.hpp"
 #include "db/tuning_db.hpp"
 #include "report/export.hpp"
 
 namespace cl2 {
-
-namespace {
-
-// Writes to a temporary file beside `path` and renames it, so a failed export leaves the old file.
-void write_file_atomically(const std::string& path, const std::string& text) {
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary);
-    out << text;
-    if (!out) throw UserError(fmt::format("{}: cannot write the export; choose a writable --output", path));
-  }
-  std::filesystem::rename(tmp, path);
-}
-
-}  // namespace
 
 CommandRunner add_export_command(CLI::App& app) {
   struct Options {
@@ -43,7 +29,7 @@ CommandRunner add_export_command(CLI::App& app) {
     auto db = TuningDb::open(o->db, DbMode::ReadOnly);
     const std::string text = render_export(db->winner_rows(o->device), format);
     if (o->output.empty()) std::fwrite(text.data(), 1, text.size(), stdout);
-    else write_file_atomically(o->output, text);
+    else write_file_atomically(o->output, text, "choose a writable --output");
     return 0;
   };
 }

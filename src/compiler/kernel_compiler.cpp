@@ -10,10 +10,9 @@
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <sstream>
-#include <thread>
-#include <unistd.h>
 
 #include "core/errors.hpp"
+#include "core/atomic_file.hpp"
 #include "core/hash.hpp"
 #include "core/parallel_for.hpp"
 
@@ -23,23 +22,13 @@ namespace fs = std::filesystem;
 
 namespace {
 
+constexpr std::string_view kCacheFix = "check that the kernel cache folder (--cache-dir, $CUDA_L2_TUNE_CACHE) is writable";
+
 std::string read_file(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
   std::stringstream buffer;
   buffer << in.rdbuf();
   return buffer.str();
-}
-
-// Writes beside the target and renames, so readers see the old entry or the new, never a part.
-void write_atomically(const fs::path& path, const std::string& bytes) {
-  const fs::path tmp = path.string() + fmt::format(".tmp{}.{}", getpid(),
-                                                   std::hash<std::thread::id>{}(std::this_thread::get_id()));
-  {
-    std::ofstream out(tmp, std::ios::binary);
-    out.write(bytes.data(), std::streamsize(bytes.size()));
-    if (!out) throw std::runtime_error(fmt::format("cannot write {}", tmp.string()));
-  }
-  fs::rename(tmp, path);
 }
 
 std::string program_log(nvrtcProgram program) {
@@ -134,14 +123,14 @@ CompiledKernel KernelCompiler::compile(const CompileJob& job) const {
     nvrtcGetCUBINSize(program, &size);
     std::string cubin(size, '\0');
     nvrtcGetCUBIN(program, cubin.data());
-    write_atomically(cubin_path, cubin);
+    write_file_atomically(cubin_path, cubin, kCacheFix);
     result.cubin_path = cubin_path.string();
   } else if (result.log.empty()) {
     result.log = nvrtcGetErrorString(status);
   }
   nvrtcDestroyProgram(&program);
   result.report = parse_ptxas_report(result.log);
-  write_atomically(meta_path, report_json(result).dump(1));
+  write_file_atomically(meta_path, report_json(result).dump(1), kCacheFix);
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return result;
 }
