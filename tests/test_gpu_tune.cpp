@@ -49,10 +49,8 @@ const Problem kTestFamilyProblem{{256, 256, 256}, Layout::TN, Accum::F32};
 // Tunes kTestFamilyProblem with a test family from tests/data/spaces; returns the database.
 std::unique_ptr<TuningDb> tune_test_family(const ScratchDir& dir, const std::string& family) {
   const std::string db_path = dir.file("t.sqlite");
-  const auto r = run_tool("tune --shapes " + dir.write("s.json", "[[256, 256, 256]]") + " --db " + db_path +
-                              " --space-file " + source_path("tests/data/spaces/" + family + ".json") +
-                              " --family " + family,
-                          dir);
+  const auto r =
+      run_tool("tune --shapes " + dir.write("s.json", "[[256, 256, 256]]") + " --db " + db_path + test_family_args(family), dir);
   EXPECT_EQ(r.status, 0) << r.err;
   return TuningDb::open(db_path, DbMode::ReadOnly);
 }

@@ -16,8 +16,7 @@ namespace {
 
 std::string tune_args(const ScratchDir& dir, const std::string& shapes, const std::string& family) {
   return "tune --fake-gpu --shapes " + dir.write("shapes.json", shapes) + " --db " + dir.file("t.sqlite") +
-         " --space-file " + source_path("tests/data/spaces/" + family + ".json") + " --family " + family +
-         " --max-candidates 0";
+         test_family_args(family) + " --max-candidates 0";
 }
 
 std::vector<TrialRecord> all_trials(const std::string& db_path, const Problem& problem) {

@@ -62,6 +62,12 @@ CommandRunner add_tune_command(CLI::App& app) {
                    "selected family that has them; the family's planning rules are then ignored, so "
                    "exactly that variant runs on any shape its correctness rules allow (e.g. --pin "
                    "BM=128,BN=128,SPLIT_K=2)");
+  auto shard = std::make_shared<std::string>("0/1");
+  tune->add_option("--shard", *shard,
+                   "Tune part I of N of the shapes (I counts from 0), e.g. one task of a job array; the "
+                   "parts are balanced by estimated tuning time and the same on every machine, and "
+                   "`merge` joins their databases")
+      ->capture_default_str();
   tune->add_option("--max-candidates", options->max_candidates,
                    "Candidates per shape, cheapest first by the families' cost models (0 = all)")
       ->capture_default_str();
@@ -87,11 +93,12 @@ CommandRunner add_tune_command(CLI::App& app) {
   tune->add_flag("--fake-gpu", options->fake_gpu,
                  "Testing aid: a worker that invents its results instead of using a GPU")
       ->group("");  // hidden from --help
-  return [options, layout, accum, family, pins] {
+  return [options, layout, accum, family, pins, shard] {
     options->defaults.layout = parse_layout(*layout, "--layout");
     options->defaults.accum = parse_accum(*accum, "--accum");
     options->families = split_list(*family);
     options->pins = parse_pins(*pins);
+    options->shard = parse_shard(*shard);
     if (options->cache_dir.empty()) options->cache_dir = default_cache_dir();
     options->command_line = fmt::format("tune --shapes {} --db {}", options->shapes_path, options->db_path);
     return run_tune(*options);

@@ -28,6 +28,11 @@ struct DbSummary {
   int devices = 0, kernels = 0, trials = 0, trials_ok = 0, baselines = 0, winners = 0, runs = 0;
 };
 
+// What merge_from() added to this database.
+struct MergeCounts {
+  int runs = 0, devices = 0, kernels = 0, trials = 0, baselines = 0, winners = 0;
+};
+
 class TuningDb {
  public:
   // Throws UserError (one line naming the path and the fix) when: the folder cannot be created or
@@ -74,6 +79,14 @@ class TuningDb {
   std::vector<Problem> problems_with_trials(std::int64_t device_id) const;
 
   DbSummary summary() const;
+
+  // Copies another tuning database of the same schema into this one, in one transaction (so not
+  // inside another: SQLite attaches databases only outside transactions): runs, devices and kernels matched by their natural keys (start
+  // time and command; fingerprint; configuration, arch and source hash), every trial kept once,
+  // each library baseline as its latest measurement, and per device and problem the faster winner
+  // (each winner was re-timed beside the libraries in its own run, so its row is taken whole).
+  // Merging the same database twice adds nothing the second time.
+  MergeCounts merge_from(const std::string& other_path);
 
  private:
   TuningDb(sqlite3* handle, std::string path);

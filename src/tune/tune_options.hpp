@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/shape_file.hpp"
+#include "tune/shards.hpp"
 
 namespace cl2 {
 
@@ -16,6 +17,7 @@ struct TuneOptions {
   std::vector<std::string> space_files;  // extra families from space files on disk
   ShapeDefaults defaults;
   std::map<std::string, std::int64_t> pins;  // --pin: parameters fixed in every family that has them
+  ShardSpec shard;                           // --shard I/N: this machine's part of the shapes
   std::size_t max_candidates = 24;       // per shape, after ordering by the cost model
   double budget_seconds = 0;             // 0 = no limit
   bool compile_only = false;

@@ -41,6 +41,16 @@ std::vector<const FamilySpec*> tuned_families(const TuneOptions& options, const 
   return out;
 }
 
+// The shapes file, or this shard's part of it (said on stderr).
+std::vector<Problem> shapes_to_tune(const TuneOptions& options, const std::vector<const FamilySpec*>& families) {
+  const auto all = load_shape_file(options.shapes_path, options.defaults);
+  if (options.shard.count == 1) return all;
+  auto selected = select_shard(all, families, options.max_candidates, options.shard);
+  std::fprintf(stderr, "shard %d/%d: %zu of the %zu shapes of %s\n", options.shard.index, options.shard.count,
+               selected.size(), all.size(), options.shapes_path.c_str());
+  return selected;
+}
+
 std::vector<std::vector<Candidate>> plan_all(const std::vector<Problem>& problems,
                                              const std::vector<const FamilySpec*>& families,
                                              const DeviceLimits& limits, std::size_t max_candidates) {
@@ -89,10 +99,10 @@ std::vector<std::vector<BuiltCandidate>> compile_stage(const TuneOptions& option
 }  // namespace
 
 int run_compile_only(const TuneOptions& options) {
-  const auto problems = load_shape_file(options.shapes_path, options.defaults);
   const auto extra = load_extra_families(options);
   std::vector<FamilySpec> pinned;
   const auto families = tuned_families(options, extra, pinned);
+  const auto problems = shapes_to_tune(options, families);
   DeviceLimits limits;
   if (!options.arch.empty()) {
     limits = limits_for_arch(options.arch);
@@ -122,11 +132,12 @@ int run_compile_only(const TuneOptions& options) {
 
 int run_tune(const TuneOptions& options) {
   if (options.compile_only) return run_compile_only(options);
-  const auto problems = load_shape_file(options.shapes_path, options.defaults);
   TuneSession s{options};
   s.extra_families = load_extra_families(options);
   std::vector<FamilySpec> pinned;
   const auto families = tuned_families(options, s.extra_families, pinned);
+  const auto problems = shapes_to_tune(options, families);
+  if (problems.empty()) return 0;
   if (!options.fake_gpu) {
     if (const std::string reason = gpu_unavailable_reason(options.device); !reason.empty())
       throw UserError(reason);

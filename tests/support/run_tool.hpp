@@ -81,6 +81,11 @@ inline CommandResult run_tool(const std::string& args, const ScratchDir& scratch
   return run_command(env + " CUDA_L2_TUNE_CACHE=" + cache + " " + tool_binary() + " " + args, scratch);
 }
 
+// Arguments that select a test family of tests/data/spaces (tiny kernels, quick to compile).
+inline std::string test_family_args(const std::string& family) {
+  return " --space-file " + source_path("tests/data/spaces/" + family + ".json") + " --family " + family;
+}
+
 inline int line_count(const std::string& text) {
   int lines = 0;
   for (char c : text) lines += c == '\n';

@@ -1,0 +1,98 @@
+#include "report/best_kernel_table.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <fstream>
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "core/errors.hpp"
+#include "db/tuning_db.hpp"
+
+namespace cl2 {
+
+namespace {
+
+using nlohmann::json;
+
+double number_or_nan(const json& object, const char* key) {
+  const auto it = object.find(key);
+  return it != object.end() && it->is_number() ? it->get<double>() : std::numeric_limits<double>::quiet_NaN();
+}
+
+WinnerRow parse_kernel(const json& k, const DeviceInfo& device) {
+  WinnerRow row;
+  row.device = device;
+  WinnerRecord& w = row.winner;
+  w.problem.shape = {k.at("m").get<std::int64_t>(), k.at("n").get<std::int64_t>(), k.at("k").get<std::int64_t>()};
+  w.problem.layout = parse_layout(k.at("layout").get<std::string>(), "layout");
+  w.problem.accum = parse_accum(k.at("accum").get<std::string>(), "accum");
+  w.time_us = number_or_nan(k, "time_us");
+  w.spread_pct = number_or_nan(k, "spread_pct");
+  w.max_diff = number_or_nan(k, "max_diff");
+  const json& baselines = k.at("baselines_us");
+  w.cublas_nn_us = number_or_nan(baselines, "cublas_nn");
+  w.cublas_tn_us = number_or_nan(baselines, "cublas_tn");
+  w.cublaslt_heuristic_us = number_or_nan(baselines, "cublaslt_heuristic");
+  w.cublaslt_autotune_us = number_or_nan(baselines, "cublaslt_autotune");
+  w.measured_at = k.value("measured_at", "");
+  row.kernel.family = k.at("family").get<std::string>();
+  row.kernel.config_json = k.at("config").dump();
+  row.kernel.source_hash = k.at("source_hash").get<std::string>();
+  row.kernel.arch = k.value("arch", "");
+  row.kernel.registers = k.value("registers", -1);
+  return row;
+}
+
+bool is_sqlite_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  char header[16] = {};
+  in.read(header, sizeof(header));
+  return in.gcount() == sizeof(header) && std::string(header, sizeof(header)) == std::string("SQLite format 3\0", 16);
+}
+
+}  // namespace
+
+std::vector<WinnerRow> parse_export_json(const std::string& text, const std::string& source) {
+  json document;
+  try {
+    document = json::parse(text);
+  } catch (const json::parse_error& e) {
+    throw UserError(fmt::format("{}: malformed JSON at byte {}; pass a tuning database or a file written "
+                                "by `cuda-l2-tune export --format json`",
+                                source, e.byte));
+  }
+  if (!document.is_object() || document.value("format", "") != "cuda-l2-tune/best-kernels")
+    throw UserError(fmt::format("{}: not a best-kernel table (no \"format\": \"cuda-l2-tune/best-kernels\"); "
+                                "pass a tuning database or a file written by `cuda-l2-tune export --format json`",
+                                source));
+  if (document.value("version", 0) != 1)
+    throw UserError(fmt::format("{}: best-kernel table version {}, this build reads version 1; use the "
+                                "cuda-l2-tune that wrote it",
+                                source, document.value("version", 0)));
+  std::vector<WinnerRow> rows;
+  try {
+    for (const auto& section : document.at("devices")) {
+      const DeviceInfo device = section.at("device").get<DeviceInfo>();
+      for (const auto& kernel : section.at("kernels")) rows.push_back(parse_kernel(kernel, device));
+    }
+  } catch (const json::exception& e) {
+    throw UserError(fmt::format("{}: a best-kernel table with a missing or malformed entry ({}); export it "
+                                "again with `cuda-l2-tune export --format json`",
+                                source, e.what()));
+  }
+  return rows;
+}
+
+std::vector<WinnerRow> read_best_kernel_table(const std::string& path) {
+  if (is_sqlite_file(path)) return TuningDb::open(path, DbMode::ReadOnly)->winner_rows();
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw UserError(fmt::format("{}: cannot read the file; check the path", path));
+  std::stringstream text;
+  text << in.rdbuf();
+  return parse_export_json(text.str(), path);
+}
+
+}  // namespace cl2
