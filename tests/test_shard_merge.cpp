@@ -1,6 +1,7 @@
 // Scaling a tuning run out: `tune --shard I/N` splits the shapes the same way on every machine,
-// and `merge` joins the shard databases into what one run would have written. On the CPU, with
-// the fake worker standing in for the GPUs.
+// `merge` joins the shard databases into what one run would have written, and `tune --devices`
+// runs one worker per GPU of a host into one database. On the CPU, with the fake worker standing
+// in for the GPUs.
 #include <gtest/gtest.h>
 #include <sqlite3.h>
 
@@ -127,4 +128,29 @@ TEST(ShardMerge, RefusesTheOutputAsAnInput) {
   EXPECT_EQ(r.status, 2);
   EXPECT_EQ(line_count(r.err), 1) << r.err;
   EXPECT_NE(r.err.find("--output"), std::string::npos) << r.err;
+}
+
+TEST(Devices, TwoWorkersTuneEveryShapeOnceIntoOneDatabase) {
+  ScratchDir dir;
+  ASSERT_EQ(fake_tune(dir, "one.sqlite").status, 0);
+  const auto r = run_tool("tune --fake-gpu --max-candidates 4 --devices 0,1 --shapes " + dir.write("shapes.json", kShapes) +
+                              " --db " + dir.file("two.sqlite") + test_family_args("naive_many"),
+                          dir, "CL2_FAKE_TRIAL_DELAY_MS=20");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find("gpu0 ["), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("gpu1 ["), std::string::npos) << r.err;
+  EXPECT_EQ(winners_of(dir.file("two.sqlite")), winners_of(dir.file("one.sqlite")));
+  const DbSummary two = TuningDb::open(dir.file("two.sqlite"), DbMode::ReadOnly)->summary();
+  EXPECT_EQ(two.trials, TuningDb::open(dir.file("one.sqlite"), DbMode::ReadOnly)->summary().trials);
+  EXPECT_EQ(two.runs, 1);
+}
+
+TEST(Devices, ListsThatAreNotDistinctIndicesAreRefused) {
+  ScratchDir dir;
+  for (const char* bad : {"0,0", "0,x", "-1", "1,"}) {
+    const auto r = fake_tune(dir, "t.sqlite", std::string("--devices ") + bad);
+    EXPECT_EQ(r.status, 2) << bad;
+    EXPECT_EQ(line_count(r.err), 1) << r.err;
+    EXPECT_NE(r.err.find("--devices"), std::string::npos) << r.err;
+  }
 }

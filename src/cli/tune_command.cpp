@@ -1,5 +1,7 @@
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "cli/commands.hpp"
 #include "compiler/kernel_compiler.hpp"
 #include "core/errors.hpp"
@@ -28,6 +30,25 @@ std::map<std::string, std::int64_t> parse_pins(const std::vector<std::string>& v
       pins[item.substr(0, equals)] = number;
     }
   return pins;
+}
+
+// --devices: distinct GPU indices, "0" or "0,1,3".
+std::vector<int> parse_devices(const std::string& text) {
+  std::vector<int> devices;
+  for (const auto& item : split_list(text)) {
+    std::size_t used = 0;
+    int index = -1;
+    try {
+      index = std::stoi(item, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used == 0 || used != item.size() || index < 0 ||
+        std::find(devices.begin(), devices.end(), index) != devices.end())
+      throw UserError(fmt::format("--devices {}: expected distinct GPU indices separated by commas, e.g. 0,1", text));
+    devices.push_back(index);
+  }
+  return devices;
 }
 
 }  // namespace
@@ -81,7 +102,11 @@ CommandRunner add_tune_command(CLI::App& app) {
   tune->add_option("--arch", options->arch,
                    "With --compile-only: target architecture (sm_80, sm_86, sm_89, sm_90a); default "
                    "the GPU's, or sm_90a without one");
-  tune->add_option("--device", options->device, "GPU index")->capture_default_str();
+  auto devices = std::make_shared<std::string>("0");
+  tune->add_option("--device,--devices", *devices,
+                   "GPU index, or several comma-separated (0,1,2,3): one worker per GPU of this host, "
+                   "each taking the next shape when it is free, all writing one database")
+      ->capture_default_str();
   tune->add_option("--cache-dir", options->cache_dir,
                    "Cubin cache (default $CUDA_L2_TUNE_CACHE or ~/.cache/cuda-l2-tune)");
   tune->add_option("--watchdog-seconds", options->watchdog_seconds,
@@ -93,12 +118,13 @@ CommandRunner add_tune_command(CLI::App& app) {
   tune->add_flag("--fake-gpu", options->fake_gpu,
                  "Testing aid: a worker that invents its results instead of using a GPU")
       ->group("");  // hidden from --help
-  return [options, layout, accum, family, pins, shard] {
+  return [options, layout, accum, family, pins, shard, devices] {
     options->defaults.layout = parse_layout(*layout, "--layout");
     options->defaults.accum = parse_accum(*accum, "--accum");
     options->families = split_list(*family);
     options->pins = parse_pins(*pins);
     options->shard = parse_shard(*shard);
+    options->devices = parse_devices(*devices);
     if (options->cache_dir.empty()) options->cache_dir = default_cache_dir();
     options->command_line = fmt::format("tune --shapes {} --db {}", options->shapes_path, options->db_path);
     return run_tune(*options);

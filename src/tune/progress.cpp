@@ -22,12 +22,14 @@ void Progress::clear_status() {
 }
 
 void Progress::line(const std::string& text) {
+  std::lock_guard lock(mutex_);
   clear_status();
   std::fprintf(stderr, "%s\n", text.c_str());
   std::fflush(stderr);
 }
 
 void Progress::status(const std::string& text) {
+  std::lock_guard lock(mutex_);
   const auto now = Clock::now();
   if (tty_) {
     std::fprintf(stderr, "\r\033[K%s", text.c_str());
@@ -40,12 +42,17 @@ void Progress::status(const std::string& text) {
 }
 
 void Progress::add_units(std::ptrdiff_t delta) {
+  std::lock_guard lock(mutex_);
   total_ = std::size_t(std::max<std::ptrdiff_t>(std::ptrdiff_t(done_), std::ptrdiff_t(total_) + delta));
 }
 
-void Progress::unit_done() { ++done_; }
+void Progress::unit_done() {
+  std::lock_guard lock(mutex_);
+  ++done_;
+}
 
 std::string Progress::eta() const {
+  std::lock_guard lock(mutex_);
   if (done_ == 0 || total_ <= done_) return "";
   const double elapsed = std::chrono::duration<double>(Clock::now() - start_).count();
   return "ETA " + format_duration(elapsed / double(done_) * double(total_ - done_));

@@ -1,9 +1,11 @@
 #pragma once
 // Progress of a long run on stderr: full lines for events, and a status line (shape i of n,
 // candidates compiled / verified / timed, best so far, ETA) that is redrawn in place on a terminal
-// and printed every few seconds otherwise, so CI logs stay readable.
+// and printed every few seconds otherwise, so CI logs stay readable. Safe to share between the
+// threads of a run on several GPUs.
 #include <chrono>
 #include <cstddef>
+#include <mutex>
 #include <string>
 
 namespace cl2 {
@@ -20,6 +22,7 @@ class Progress {
 
  private:
   void clear_status();
+  mutable std::mutex mutex_;
   using Clock = std::chrono::steady_clock;
   Clock::time_point start_ = Clock::now();
   Clock::time_point last_print_{};

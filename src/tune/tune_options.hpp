@@ -22,7 +22,7 @@ struct TuneOptions {
   double budget_seconds = 0;             // 0 = no limit
   bool compile_only = false;
   std::string arch;                      // compile-only target when no GPU decides it
-  int device = 0;
+  std::vector<int> devices = {0};        // one worker per GPU; shapes go to whichever is free
   std::string cache_dir;
   double watchdog_seconds = 30;
   bool retune = false;                   // redo shapes that already have a winner

@@ -25,19 +25,19 @@ struct ShapeOutcome {
   std::string failure;       // why no winner
 };
 
+// One GPU's share of a run: with --devices, one session per GPU, each with its own worker and
+// database connection, all writing the run's one database and reporting to one progress.
 struct TuneSession {
   const TuneOptions& options;
   std::unique_ptr<TuningDb> db;
   std::unique_ptr<WorkerClient> worker;
   std::unique_ptr<KernelCompiler> compiler;
-  std::vector<FamilySpec> extra_families;
   DeviceInfo device;
   DeviceLimits limits;
   std::int64_t device_id = 0;
   std::int64_t run_id = 0;
-  std::unique_ptr<Progress> progress;
+  std::shared_ptr<Progress> progress;
   std::optional<Problem> worker_problem;  // the problem the live worker holds, with baselines
-  double deadline_seconds = 0;            // elapsed-time budget end (0 = none)
 };
 
 // Tunes one problem: baselines, each pending candidate verified and timed, the winner re-timed

@@ -1,8 +1,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
+#include <mutex>
+#include <thread>
 
 #include "core/errors.hpp"
 #include "core/parallel_for.hpp"
@@ -106,8 +109,8 @@ int run_compile_only(const TuneOptions& options) {
   DeviceLimits limits;
   if (!options.arch.empty()) {
     limits = limits_for_arch(options.arch);
-  } else if (gpu_unavailable_reason(options.device).empty()) {
-    limits = device_limits(query_device(options.device));
+  } else if (gpu_unavailable_reason(options.devices.front()).empty()) {
+    limits = device_limits(query_device(options.devices.front()));
   } else {
     limits = limits_for_arch("sm_90a");
     std::fprintf(stderr, "no GPU here: compiling for sm_90a (H100/H200); --arch picks another\n");
@@ -130,83 +133,144 @@ int run_compile_only(const TuneOptions& options) {
   return 0;
 }
 
-int run_tune(const TuneOptions& options) {
-  if (options.compile_only) return run_compile_only(options);
-  TuneSession s{options};
-  s.extra_families = load_extra_families(options);
-  std::vector<FamilySpec> pinned;
-  const auto families = tuned_families(options, s.extra_families, pinned);
-  const auto problems = shapes_to_tune(options, families);
-  if (problems.empty()) return 0;
+namespace {
+
+// A worker on `device`, introduced: its DeviceInfo and the limits the search plans with.
+std::unique_ptr<TuneSession> start_session(const TuneOptions& options, int device) {
   if (!options.fake_gpu) {
-    if (const std::string reason = gpu_unavailable_reason(options.device); !reason.empty())
-      throw UserError(reason);
+    if (const std::string reason = gpu_unavailable_reason(device); !reason.empty()) throw UserError(reason);
   }
-  s.compiler = std::make_unique<KernelCompiler>(options.cache_dir);
-  s.worker = std::make_unique<WorkerClient>(WorkerOptions{options.device, options.cache_dir, options.fake_gpu});
-  const WorkerReply hello = ask_worker(s, {{"op", "hello"}}, 120);
+  auto s = std::unique_ptr<TuneSession>(new TuneSession{options});
+  s->compiler = std::make_unique<KernelCompiler>(options.cache_dir);
+  s->worker = std::make_unique<WorkerClient>(WorkerOptions{device, options.cache_dir, options.fake_gpu});
+  const WorkerReply hello = ask_worker(*s, {{"op", "hello"}}, 120);
   if (!hello.answered || !hello.body.value("ok", false)) {
     const std::string why = hello.answered ? hello.body.value("error", "") : hello.failure;
     if (hello.answered && hello.body.value("user_error", false)) throw UserError(why);
-    throw std::runtime_error("the GPU worker did not start: " + why);
+    throw std::runtime_error(fmt::format("the GPU worker for device {} did not start: {}", device, why));
   }
-  s.device = hello.body.at("device").get<DeviceInfo>();
-  s.limits = device_limits(s.device);
-  // Every input is checked before the database is touched: a bad shape leaves it as it was.
-  check_memory(problems, s.device);
-  const auto plans = plan_all(problems, families, s.limits, options.max_candidates);
-  s.db = TuningDb::open(options.db_path, DbMode::ReadWrite);
+  s->device = hello.body.at("device").get<DeviceInfo>();
+  s->limits = device_limits(s->device);
+  return s;
+}
 
-  BuildCounts counts;
-  const auto built = compile_stage(options, problems, plans, *s.compiler, s.limits.nvrtc_arch(), counts);
-  s.device_id = s.db->upsert_device(s.device);
-  s.run_id = s.db->begin_run(options.command_line, options.shapes_path);
-  std::size_t units = 0;
-  for (const auto& plan : built) units += plan.size();
-  s.progress = std::make_unique<Progress>(units);
-  s.progress->line(fmt::format("tuning {} shapes on {} (sm_{}, {} SMs); database {}", problems.size(),
-                               s.device.name, s.device.cc(), s.device.num_sms, options.db_path));
-  const auto start = std::chrono::steady_clock::now();
+// What the tuning threads share: the next shape to take, the outcomes, the first failure.
+struct SharedRun {
+  const std::vector<Problem>& problems;
+  std::atomic<std::size_t> next{0};
+  std::mutex mutex;
   std::vector<double> vs_lt, vs_cublas;
   int missing = 0;
-  for (std::size_t i = 0; i < problems.size(); ++i) {
-    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    const double share = options.budget_seconds > 0
-                             ? std::max(0.0, options.budget_seconds - elapsed) / double(problems.size() - i)
-                             : 0.0;
-    s.progress->line(fmt::format("[{}/{}] {}: {} candidates {}", i + 1, problems.size(),
-                                 problems[i].text(), built[i].size(), s.progress->eta()));
-    ShapeOutcome outcome;
-    try {
-      outcome = tune_problem(s, problems[i], built[i], share);
-    } catch (const UserError&) {
-      s.db->finish_run(s.run_id, "failed");
-      throw;
+  std::exception_ptr failure;
+  std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+};
+
+// Takes shapes from `run` until none is left (or another device failed) and tunes them on `s`.
+void tune_shapes(TuneSession& s, const std::vector<std::vector<BuiltCandidate>>& built, SharedRun& run,
+                 const std::string& tag, std::size_t devices) {
+  const auto& problems = run.problems;
+  for (std::size_t i; (i = run.next.fetch_add(1)) < problems.size();) {
+    {
+      std::lock_guard lock(run.mutex);
+      if (run.failure) return;
     }
+    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - run.start).count();
+    // The time left is shared by the shapes left, several at a time where several GPUs tune.
+    const double share = s.options.budget_seconds > 0
+                             ? std::max(0.0, s.options.budget_seconds - elapsed) * double(devices) /
+                                   double(problems.size() - i)
+                             : 0.0;
+    s.progress->line(fmt::format("{}[{}/{}] {}: {} candidates {}", tag, i + 1, problems.size(), problems[i].text(),
+                                 built[i].size(), s.progress->eta()));
+    const ShapeOutcome outcome = tune_problem(s, problems[i], built[i], share);
+    std::lock_guard lock(run.mutex);
     if (outcome.has_winner) {
-      vs_lt.push_back(outcome.speedup_vs_cublaslt_autotune);
-      vs_cublas.push_back(outcome.speedup_vs_cublas_max);
+      run.vs_lt.push_back(outcome.speedup_vs_cublaslt_autotune);
+      run.vs_cublas.push_back(outcome.speedup_vs_cublas_max);
       s.progress->line(fmt::format(
-          "  {} {:.2f} us: {:.3f}x vs cuBLASLt-autotune, {:.3f}x vs cuBLAS-max ({} timed, {} failed, "
+          "{}  {} {} {:.2f} us: {:.3f}x vs cuBLASLt-autotune, {:.3f}x vs cuBLAS-max ({} timed, {} failed, "
           "{} from earlier runs){}{}",
-          outcome.skipped ? "already tuned:" : "winner", outcome.winner_us,
-          outcome.speedup_vs_cublaslt_autotune, outcome.speedup_vs_cublas_max, outcome.timed,
-          outcome.failed, outcome.reused, outcome.winner_label.empty() ? "" : "\n    ",
-          outcome.winner_label));
+          tag, problems[i].text(), outcome.skipped ? "already tuned:" : "winner", outcome.winner_us,
+          outcome.speedup_vs_cublaslt_autotune, outcome.speedup_vs_cublas_max, outcome.timed, outcome.failed,
+          outcome.reused, outcome.winner_label.empty() ? "" : "\n    ", outcome.winner_label));
     } else {
-      ++missing;
-      s.progress->line(fmt::format("  no winner: {}", outcome.failure));
+      ++run.missing;
+      s.progress->line(fmt::format("{}  {} no winner: {}", tag, problems[i].text(), outcome.failure));
     }
   }
-  s.db->finish_run(s.run_id, missing == 0 ? "completed" : "completed_with_failures");
-  const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  const SpeedupStats lt = speedup_stats(vs_lt), cublas = speedup_stats(vs_cublas);
-  s.progress->line(fmt::format(
+}
+
+}  // namespace
+
+int run_tune(const TuneOptions& options) {
+  if (options.compile_only) return run_compile_only(options);
+  const auto extra = load_extra_families(options);
+  std::vector<FamilySpec> pinned;
+  const auto families = tuned_families(options, extra, pinned);
+  const auto problems = shapes_to_tune(options, families);
+  if (problems.empty()) return 0;
+  std::vector<std::unique_ptr<TuneSession>> sessions;
+  for (const int device : options.devices) sessions.push_back(start_session(options, device));
+  // Every input is checked before the database is touched: a bad shape leaves it as it was.
+  for (const auto& s : sessions) check_memory(problems, s->device);
+  // Planned and compiled for each GPU in turn (identical GPUs find the kernels in the cache).
+  std::vector<std::vector<std::vector<BuiltCandidate>>> built;
+  for (auto& s : sessions) {
+    s->db = TuningDb::open(options.db_path, DbMode::ReadWrite);
+    BuildCounts counts;
+    built.push_back(compile_stage(options, problems, plan_all(problems, families, s->limits, options.max_candidates),
+                                  *s->compiler, s->limits.nvrtc_arch(), counts));
+    s->device_id = s->db->upsert_device(s->device);
+  }
+  const std::int64_t run_id = sessions.front()->db->begin_run(options.command_line, options.shapes_path);
+  std::size_t units = 0;
+  for (const auto& plan : built.front()) units += plan.size();
+  auto progress = std::make_shared<Progress>(units);
+  std::vector<std::string> names;
+  for (std::size_t d = 0; d < sessions.size(); ++d) {
+    sessions[d]->run_id = run_id;
+    sessions[d]->progress = progress;
+    names.push_back(fmt::format("{} (device {}, sm_{}, {} SMs)", sessions[d]->device.name, options.devices[d],
+                                sessions[d]->device.cc(), sessions[d]->device.num_sms));
+  }
+  progress->line(fmt::format("tuning {} shapes on {}; database {}", problems.size(), fmt::join(names, ", "),
+                             options.db_path));
+  SharedRun run{problems};
+  if (sessions.size() == 1) {
+    try {
+      tune_shapes(*sessions.front(), built.front(), run, "", 1);
+    } catch (...) {
+      run.failure = std::current_exception();
+    }
+  } else {
+    std::vector<std::thread> threads;
+    for (std::size_t d = 0; d < sessions.size(); ++d)
+      threads.emplace_back([&, d] {
+        try {
+          tune_shapes(*sessions[d], built[d], run, fmt::format("gpu{} ", options.devices[d]), sessions.size());
+        } catch (...) {
+          std::lock_guard lock(run.mutex);
+          if (!run.failure) run.failure = std::current_exception();
+        }
+      });
+    for (auto& thread : threads) thread.join();
+  }
+  auto& db = *sessions.front()->db;
+  if (run.failure) {
+    db.finish_run(run_id, "failed");
+    std::rethrow_exception(run.failure);
+  }
+  db.finish_run(run_id, run.missing == 0 ? "completed" : "completed_with_failures");
+  const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - run.start).count();
+  const SpeedupStats lt = speedup_stats(run.vs_lt), cublas = speedup_stats(run.vs_cublas);
+  int restarts = 0;
+  for (const auto& s : sessions) restarts += s->worker->restarts();
+  progress->line(fmt::format(
       "done in {}: {} of {} shapes have a verified winner; geomean speedup {:.3f}x vs "
       "cuBLASLt-autotune, {:.3f}x vs cuBLAS-max (worker restarts: {})",
-      format_duration(total), problems.size() - std::size_t(missing), problems.size(), lt.geomean,
-      cublas.geomean, s.worker->restarts()));
-  return missing == 0 ? 0 : 1;
+      format_duration(total), problems.size() - std::size_t(run.missing), problems.size(), lt.geomean,
+      cublas.geomean, restarts));
+  return run.missing == 0 ? 0 : 1;
 }
 
 }  // namespace cl2
