@@ -1,6 +1,7 @@
-// sm90 family, consumer side after the main loop: the WG_KSPLIT exchange of partial accumulators
-// between the two consumers, and the three ways to write C (direct stores, TMA stores through a
-// swizzled staging buffer, split-K through the workspace). Inlined into sm90_hgemm.cuh after its
+// sm90 family, consumer side after the main loop: partial accumulators handed between the two
+// consumers (WG_KSPLIT) and between the CTAs that share a tile (stream-K), and the three ways to
+// write C (direct stores, TMA stores through a swizzled staging buffer, split-K through the
+// workspace). Inlined into sm90_hgemm.cuh after its
 // constants, whose names it uses.
 //
 // Accumulator layout of wgmma m64nN (PTX ISA, register fragments of D): in warp w, lane l holds,
@@ -59,48 +60,125 @@ __device__ __forceinline__ void cl2_acc_add_bits(Cl2Acc& acc, unsigned bits) {
 
 __device__ __forceinline__ void cl2_acc_add(Cl2Acc& acc, Cl2Acc other) { cl2_acc_add_bits(acc, cl2_acc_bits(other)); }
 
-#if CL2_WG_KSPLIT
-// Registers 4i..4i+3 of thread t sit at 16-byte unit i * 128 + t: a warp's stores and loads cover
-// 512 contiguous bytes, free of bank conflicts.
-__device__ __forceinline__ void cl2_exchange_give(const Cl2Acc (&acc)[kSlices][CL2_WG_REGS], unsigned buffer,
-                                                  int thread) {
-  cl2_named_sync<kBarrierExchangeFree, 256>();
+// ---- partial sums in fragment order --------------------------------------------------------------
+// Registers 4i..4i+3 of slice s of thread t sit at 16-byte unit (s * CL2_WG_REGS + i) / 4 * 128 + t:
+// a warp's accesses cover 512 contiguous bytes, coalesced in global memory and free of bank
+// conflicts in shared memory. Partial sums travel this way between the two consumers (WG_KSPLIT)
+// and between CTAs (stream-K); `store4(unit, x, y, z, w)` and `load4(unit, v)` say where.
+constexpr int kFragmentUnits = kSlices * CL2_WG_REGS / 4 * 128;  // 16-byte units per consumer
+
+template <typename Store4>
+__device__ __forceinline__ void cl2_put_fragments(const Cl2Acc (&acc)[kSlices][CL2_WG_REGS], int thread,
+                                                  Store4 store4) {
+#pragma unroll
+  for (int s = 0; s < kSlices; ++s)
+#pragma unroll
+    for (int i = 0; i < CL2_WG_REGS; i += 4)
+      store4((s * CL2_WG_REGS + i) / 4 * 128 + thread, cl2_acc_bits(acc[s][i]), cl2_acc_bits(acc[s][i + 1]),
+             cl2_acc_bits(acc[s][i + 2]), cl2_acc_bits(acc[s][i + 3]));
+}
+
+template <typename Load4>
+__device__ __forceinline__ void cl2_add_fragments(Cl2Acc (&acc)[kSlices][CL2_WG_REGS], int thread, Load4 load4) {
 #pragma unroll
   for (int s = 0; s < kSlices; ++s)
 #pragma unroll
     for (int i = 0; i < CL2_WG_REGS; i += 4) {
-      const unsigned addr = buffer + ((s * CL2_WG_REGS + i) / 4 * 128 + thread) * 16;
-      asm volatile("st.shared.v4.b32 [%0], {%1, %2, %3, %4};" ::"r"(addr), "r"(cl2_acc_bits(acc[s][i])),
-                   "r"(cl2_acc_bits(acc[s][i + 1])), "r"(cl2_acc_bits(acc[s][i + 2])),
-                   "r"(cl2_acc_bits(acc[s][i + 3]))
-                   : "memory");
+      unsigned v[4];
+      load4((s * CL2_WG_REGS + i) / 4 * 128 + thread, v);
+#pragma unroll
+      for (int j = 0; j < 4; ++j) cl2_acc_add_bits(acc[s][i + j], v[j]);
     }
+}
+
+#if CL2_WG_KSPLIT
+__device__ __forceinline__ void cl2_exchange_give(const Cl2Acc (&acc)[kSlices][CL2_WG_REGS], unsigned buffer,
+                                                  int thread) {
+  cl2_named_sync<kBarrierExchangeFree, 256>();
+  cl2_put_fragments(acc, thread, [&](int unit, unsigned x, unsigned y, unsigned z, unsigned w) {
+    asm volatile("st.shared.v4.b32 [%0], {%1, %2, %3, %4};" ::"r"(buffer + unit * 16), "r"(x), "r"(y), "r"(z),
+                 "r"(w)
+                 : "memory");
+  });
   cl2_named_arrive<kBarrierExchangeReady, 256>();
 }
 
 __device__ __forceinline__ void cl2_exchange_take(Cl2Acc (&acc)[kSlices][CL2_WG_REGS], unsigned buffer,
                                                   int thread) {
   cl2_named_sync<kBarrierExchangeReady, 256>();
-#pragma unroll
-  for (int s = 0; s < kSlices; ++s)
-#pragma unroll
-    for (int i = 0; i < CL2_WG_REGS; i += 4) {
-      const unsigned addr = buffer + ((s * CL2_WG_REGS + i) / 4 * 128 + thread) * 16;
-      unsigned v0, v1, v2, v3;
-      asm volatile("ld.shared.v4.b32 {%0, %1, %2, %3}, [%4];"
-                   : "=r"(v0), "=r"(v1), "=r"(v2), "=r"(v3)
-                   : "r"(addr)
-                   : "memory");
-      cl2_acc_add_bits(acc[s][i], v0);
-      cl2_acc_add_bits(acc[s][i + 1], v1);
-      cl2_acc_add_bits(acc[s][i + 2], v2);
-      cl2_acc_add_bits(acc[s][i + 3], v3);
-    }
+  cl2_add_fragments(acc, thread, [&](int unit, unsigned (&v)[4]) {
+    asm volatile("ld.shared.v4.b32 {%0, %1, %2, %3}, [%4];"
+                 : "=r"(v[0]), "=r"(v[1]), "=r"(v[2]), "=r"(v[3])
+                 : "r"(buffer + unit * 16)
+                 : "memory");
+  });
   cl2_named_arrive<kBarrierExchangeFree, 256>();
 }
 #else
 __device__ __forceinline__ void cl2_exchange_give(const Cl2Acc (&)[kSlices][CL2_WG_REGS], unsigned, int) {}
 __device__ __forceinline__ void cl2_exchange_take(Cl2Acc (&)[kSlices][CL2_WG_REGS], unsigned, int) {}
+#endif
+
+// ---- stream-K -----------------------------------------------------------------------------------
+#if CL2_STREAM_K
+// A tile whose k-blocks fall to several CTAs is finished by the CTA holding its first k-blocks, its
+// owner: they come last in that CTA's share, so it gets there last. Every other CTA holds its piece
+// of the tile at the start of its share (or its whole share lies inside the tile): it stores its
+// partial sums in its own slot, raises its flag and goes on without waiting. The owner waits for
+// the flags of the CTAs after it, adds their partials in CTA order (so results are bit-identical run
+// to run) and lowers the flags for the next launch. Owners wait only on CTAs that never wait, so
+// the grid need only be resident at once (planned: one wave). Workspace: one flag per CTA (padded
+// to 256 bytes), then one partial tile per CTA.
+__device__ __forceinline__ int* cl2_streamk_flag(const Cl2GemmParams& p, int cta) {
+  return reinterpret_cast<int*>(p.workspace) + cta;
+}
+
+__device__ __forceinline__ unsigned* cl2_streamk_partial(const Cl2GemmParams& p, int cta, int consumer) {
+  char* slots = reinterpret_cast<char*>(p.workspace) + (gridDim.x * 4 + 255) / 256 * 256;
+  return reinterpret_cast<unsigned*>(slots) + ((long long)cta * kEpiConsumers + consumer) * kFragmentUnits * 4;
+}
+
+// Returns whether this CTA writes the tile: false where it handed its piece to the owner.
+__device__ __forceinline__ bool cl2_streamk_join(const Cl2GemmParams& p, Cl2Acc (&acc)[kSlices][CL2_WG_REGS],
+                                                 const Cl2Work& work, int consumer, int thread) {
+  constexpr int group = kEpiConsumers * 128;  // the consumers that write C
+  constexpr int barrier = kEpiConsumers == 2 ? kBarrierSplitK : 2;
+  const int group_thread = consumer * 128 + thread;
+  const int k_blocks = cl2_k_blocks(p);
+  if (work.kb_begin != 0) {
+    unsigned* slot = cl2_streamk_partial(p, blockIdx.x, consumer);
+    cl2_put_fragments(acc, thread, [&](int unit, unsigned x, unsigned y, unsigned z, unsigned w) {
+      asm volatile("st.global.v4.b32 [%0], {%1, %2, %3, %4};" ::"l"(slot + unit * 4), "r"(x), "r"(y), "r"(z), "r"(w)
+                   : "memory");
+    });
+    __threadfence();  // this thread's partial is visible before the flag rises
+    cl2_named_sync<barrier, group>();
+    if (group_thread == 0)
+      asm volatile("st.release.gpu.global.b32 [%0], %1;" ::"l"(cl2_streamk_flag(p, blockIdx.x)), "r"(1) : "memory");
+    return false;
+  }
+  const long long tile_end = (long long)(work.order + 1) * k_blocks;
+  for (int cta = blockIdx.x + 1; work.kb_end < k_blocks && cta < gridDim.x && cl2_streamk_start(p, cta) < tile_end;
+       ++cta) {
+    if (group_thread == 0) {
+      int raised;
+      do {
+        asm volatile("ld.acquire.gpu.global.b32 %0, [%1];" : "=r"(raised) : "l"(cl2_streamk_flag(p, cta)) : "memory");
+      } while (raised == 0);
+      *cl2_streamk_flag(p, cta) = 0;  // read by no one else in this launch
+      __threadfence();                // order the group's reads of the partial after the flag
+    }
+    cl2_named_sync<barrier, group>();
+    const unsigned* slot = cl2_streamk_partial(p, cta, consumer);
+    cl2_add_fragments(acc, thread, [&](int unit, unsigned (&v)[4]) {
+      asm volatile("ld.global.cg.v4.b32 {%0, %1, %2, %3}, [%4];"
+                   : "=r"(v[0]), "=r"(v[1]), "=r"(v[2]), "=r"(v[3])
+                   : "l"(slot + unit * 4)
+                   : "memory");
+    });
+  }
+  return true;
+}
 #endif
 
 // ---- direct stores ------------------------------------------------------------------------------
@@ -128,29 +206,37 @@ __device__ __forceinline__ void cl2_store_direct(const Cl2GemmParams& p,
 #if CL2_EPI_TMA
 // 64-column chunks go through the consumer's staging buffer in the TMA 128-byte swizzle (16-byte
 // unit u of row r sits at unit u ^ (r % 8)), which also keeps the stores free of bank conflicts.
+// EPI_TMA=1 stages one chunk at a time, each waiting for the last to leave shared memory. EPI_TMA=2
+// stages the whole tile at once and leaves its stores in flight: the wait falls in the next tile's
+// epilogue, by when they are long done, so the tensor cores resume after the shared-memory writes
+// alone (a tile-sized buffer in place of ring stages; it pays where the epilogue recurs often,
+// short K and many tiles per CTA).
 __device__ __forceinline__ void cl2_store_tma(const Cl2GemmParams& p,
                                               const Cl2Acc (&acc)[kSlices][CL2_WG_REGS],
                                               unsigned staging, int row0, int col0, int consumer,
                                               int thread, int warp, int lane) {
 #pragma unroll
-  for (int chunk = 0; chunk < kBN / 64; ++chunk) {
-    if (thread == 0) cl2_tma_store_wait_read();  // the previous chunk has left the buffer
+  for (int first = 0; first < kBN / 64; first += kEpiBatch) {
+    if (thread == 0) cl2_tma_store_wait_read();  // the buffer's previous contents have left
     cl2_warpgroup_barrier(2 + consumer);
 #pragma unroll
-    for (int s = 0; s < kSlices; ++s)
+    for (int c = 0; c < kEpiBatch; ++c)
 #pragma unroll
-      for (int u = 0; u < 8; ++u)
+      for (int s = 0; s < kSlices; ++s)
 #pragma unroll
-        for (int h = 0; h < 2; ++h) {
-          const int row = s * 64 + warp * 16 + lane / 4 + 8 * h;
-          const unsigned addr = staging + row * 128 + ((u ^ (row & 7)) << 4) + (lane % 4) * 4;
-          asm volatile("st.shared.u32 [%0], %1;" ::"r"(addr), "r"(cl2_pair_half2(acc[s], chunk * 8 + u, h))
-                       : "memory");
-        }
+        for (int u = 0; u < 8; ++u)
+#pragma unroll
+          for (int h = 0; h < 2; ++h) {
+            const int row = s * 64 + warp * 16 + lane / 4 + 8 * h;
+            const unsigned addr = staging + (c * kWgRows + row) * 128 + ((u ^ (row & 7)) << 4) + (lane % 4) * 4;
+            asm volatile("st.shared.u32 [%0], %1;" ::"r"(addr), "r"(cl2_pair_half2(acc[s], (first + c) * 8 + u, h))
+                         : "memory");
+          }
     cl2_fence_async_shared();
     cl2_warpgroup_barrier(2 + consumer);
     if (thread == 0) {
-      cl2_tma_store_2d(&p.tmap_c, staging, col0 + chunk * 64, row0);
+#pragma unroll
+      for (int c = 0; c < kEpiBatch; ++c) cl2_tma_store_2d(&p.tmap_c, staging + c * kWgRows * 128, col0 + (first + c) * 64, row0);
       cl2_tma_store_commit();
     }
   }

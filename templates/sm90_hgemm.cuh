@@ -9,12 +9,14 @@
 // CLUSTER_N CTAs covers neighbouring tiles: the CTAs of a tile column share each B tile and those
 // of a tile row each A tile, each loading its share once and multicasting it, which divides the
 // bytes pulled from L2 (what bounds mid-size shapes). Split-K slices meet in the workspace and
-// reduce their tile together (cl2_common.cuh). Epilogue: registers -> swizzled shared memory ->
-// TMA store, or predicated direct stores where TMA cannot address C (N % 8 != 0).
+// reduce their tile together (cl2_common.cuh); with stream-K each CTA of a one-wave grid takes an
+// equal share of all tiles' k-blocks and the CTAs that share a tile join their sums. Epilogue:
+// registers -> swizzled shared memory -> TMA store, or predicated direct stores where TMA cannot
+// address C (N % 8 != 0).
 //
 // Compile-time configuration (space file configs/spaces/sm90.json): CL2_BM, CL2_BN, CL2_STAGES,
 // CL2_CONSUMERS, CL2_ACC_CHAINS, CL2_PINGPONG, CL2_WG_KSPLIT, CL2_CLUSTER_M, CL2_CLUSTER_N, CL2_EPI_TMA,
-// CL2_LAYOUT_TN, CL2_ACCUM_F16, CL2_SPLITK (the split-K epilogue is compiled only into kernels that
+// CL2_STREAM_K, CL2_LAYOUT_TN, CL2_ACCUM_F16, CL2_SPLITK (the split-K epilogue is compiled only into kernels that
 // split), CL2_WG_REGS and the wgmma operand numbers. Run time: M, N, K, strides, split_k,
 // raster_group (Cl2GemmParams).
 #include "cl2_common.cuh"
@@ -44,7 +46,9 @@ constexpr int kSlices = kWgRows / 64;  // m64 wgmma slices per consumer
 constexpr int kThreads = 128 * (kConsumers + 1);
 constexpr int kABytes = kBM * kBK * 2;
 constexpr int kBBytes = kBN * kBK * 2;
-constexpr int kCBytes = CL2_EPI_TMA ? kWgRows * 128 : 0;  // staging for one 64-column chunk
+// TMA-store staging per consumer: one 64-column chunk (EPI_TMA=1) or the consumer's whole tile (2).
+constexpr int kEpiBatch = CL2_EPI_TMA == 2 ? kBN / 64 : 1;
+constexpr int kCBytes = CL2_EPI_TMA ? kEpiBatch * kWgRows * 128 : 0;
 constexpr int kExchangeBytes = kWgSplitK ? kSlices * CL2_WG_REGS * 4 * 128 : 0;
 constexpr int kTransB = CL2_LAYOUT_TN ? 0 : 1;  // NN: B tile is N-major
 // Named barriers: 0 is __syncthreads, 1 both consumers' split-K meeting, 2.. one per consumer,
@@ -65,6 +69,8 @@ static_assert(!kWgSplitK || (kStages % 2 == 0 && kStages >= 4),
               "WG_KSPLIT: each consumer owns every other stage, and holds one while the next fills");
 static_assert(kBN % 16 == 0 && kBN <= 256, "wgmma N");
 static_assert(kCluster <= 4, "clusters of up to 4 CTAs");
+static_assert(!CL2_STREAM_K || (kCluster == 1 && !kPingpong && !CL2_SPLITK),
+              "stream-K shares k-blocks between single CTAs; it replaces split-K");
 static_assert(kTransB == 0 || kBN % 64 == 0, "NN loads B in 64-column chunks");
 static_assert(kClusterM == 1 || (kTransB ? (kBN / 64) % kClusterM == 0 : (kBN / kClusterM) % 8 == 0),
               "each CTA of a tile column multicasts an equal, 1024-byte aligned share of B");
@@ -72,7 +78,10 @@ static_assert((kBM / kClusterN) % 8 == 0, "each CTA of a tile row multicasts a 1
 
 struct Cl2Work {
   int tile_m, tile_n, kb_begin, kb_end, slice;
+  int order;  // the tile's place in the visiting order (stream-K finds a tile's other CTAs by it)
 };
+
+__device__ __forceinline__ int cl2_k_blocks(const Cl2GemmParams& p) { return (p.k + kBK - 1) / kBK; }
 
 // Work item w of the cluster's sequence: slices of K outermost (so neighbouring clusters share
 // A rows and B columns in L2), then cluster tiles (kClusterM x kClusterN tiles) in grouped raster
@@ -83,15 +92,59 @@ __device__ __forceinline__ Cl2Work cl2_work_of(const Cl2GemmParams& p, int w, in
   const int per_slice = cluster_rows * cluster_cols;
   const int slice = w / per_slice;
   const Cl2Tile t = cl2_tile_of(w % per_slice, cluster_rows, cluster_cols, p.raster_group);
-  const int k_blocks = (p.k + kBK - 1) / kBK;
+  const int k_blocks = cl2_k_blocks(p);
   return {t.m * kClusterM + cm, t.n * kClusterN + cn, int((long long)slice * k_blocks / p.split_k),
-          int((long long)(slice + 1) * k_blocks / p.split_k), slice};
+          int((long long)(slice + 1) * k_blocks / p.split_k), slice, w % per_slice};
 }
 
 __device__ __forceinline__ int cl2_work_count(const Cl2GemmParams& p) {
   const int cluster_rows = ((p.m + kBM - 1) / kBM + kClusterM - 1) / kClusterM;
   const int cluster_cols = ((p.n + kBN - 1) / kBN + kClusterN - 1) / kClusterN;
   return cluster_rows * cluster_cols * p.split_k;
+}
+
+// Where a CTA is in its sequence of work items: every gridDim-th item of cl2_work_of, or with
+// STREAM_K its equal share [at, end) of all tiles' k-blocks laid end to end, cut at tile edges
+// (cl2_sm90_epilogue.cuh joins the pieces of a tile that several CTAs share).
+#if CL2_STREAM_K
+typedef long long Cl2WorkIndex;  // k-blocks of all tiles can pass 2^31
+#else
+typedef int Cl2WorkIndex;
+#endif
+struct Cl2Cursor {
+  Cl2WorkIndex at, end;
+};
+
+#if CL2_STREAM_K
+__device__ __forceinline__ long long cl2_streamk_start(const Cl2GemmParams& p, int cta) {
+  const long long total = (long long)((p.m + kBM - 1) / kBM) * ((p.n + kBN - 1) / kBN) * cl2_k_blocks(p);
+  return total * cta / gridDim.x;
+}
+#endif
+
+__device__ __forceinline__ Cl2Cursor cl2_first_work(const Cl2GemmParams& p) {
+#if CL2_STREAM_K
+  return {cl2_streamk_start(p, blockIdx.x), cl2_streamk_start(p, blockIdx.x + 1)};
+#else
+  return {int(blockIdx.x / kCluster), cl2_work_count(p)};
+#endif
+}
+
+__device__ __forceinline__ bool cl2_next_work(const Cl2GemmParams& p, Cl2Cursor& cursor, int cm, int cn,
+                                              Cl2Work& work) {
+  if (cursor.at >= cursor.end) return false;
+#if CL2_STREAM_K
+  const int k_blocks = cl2_k_blocks(p);
+  const int order = int(cursor.at / k_blocks), kb = int(cursor.at % k_blocks);
+  const int kb_end = int(min((long long)k_blocks, kb + (cursor.end - cursor.at)));
+  const Cl2Tile t = cl2_tile_of(order, (p.m + kBM - 1) / kBM, (p.n + kBN - 1) / kBN, p.raster_group);
+  work = {t.m, t.n, kb, kb_end, 0, order};
+  cursor.at += kb_end - kb;
+#else
+  work = cl2_work_of(p, cursor.at, cm, cn);
+  cursor.at += int(gridDim.x / kCluster);
+#endif
+  return true;
 }
 
 // ---- producer -----------------------------------------------------------------------------------
@@ -105,8 +158,8 @@ __device__ __forceinline__ void cl2_produce(const Cl2GemmParams& p, unsigned sme
   const unsigned short b_peers = (unsigned short)(((1u << kClusterM) - 1) << (kClusterM * cn));
   constexpr int a_share = kBM / kClusterN;
   int it = 0;
-  for (int w = blockIdx.x / kCluster; w < cl2_work_count(p); w += gridDim.x / kCluster) {
-    const Cl2Work work = cl2_work_of(p, w, cm, cn);
+  Cl2Cursor cursor = cl2_first_work(p);
+  for (Cl2Work work; cl2_next_work(p, cursor, cm, cn, work);) {
     for (int kb = work.kb_begin; kb < work.kb_end; ++kb, ++it) {
       const int stage = it % kStages;
       cl2_mbar_wait(empty + stage * 8, ((it / kStages) & 1) ^ 1);
@@ -195,8 +248,8 @@ __device__ __forceinline__ void cl2_consume(const Cl2GemmParams& p, unsigned sme
   Cl2Acc (&acc)[kSlices][CL2_WG_REGS] = chains[0];  // what the epilogue reads, once the chains are added
   if (kWgSplitK && consumer == 0) cl2_named_arrive<kBarrierExchangeFree, 256>();  // buffer starts free
   int it = 0, local = 0, turns = 0;
-  for (int w = blockIdx.x / kCluster; w < cl2_work_count(p); w += gridDim.x / kCluster, ++local) {
-    const Cl2Work work = cl2_work_of(p, w, cm, cn);
+  Cl2Cursor cursor = cl2_first_work(p);
+  for (Cl2Work work; cl2_next_work(p, cursor, cm, cn, work); ++local) {
     if (kPingpong && local % 2 != consumer) {  // the other consumer's tile: skip its stages
       it += work.kb_end - work.kb_begin;
       continue;
@@ -239,6 +292,9 @@ __device__ __forceinline__ void cl2_consume(const Cl2GemmParams& p, unsigned sme
       }
       cl2_exchange_take(acc, exchange, thread);
     }
+#if CL2_STREAM_K
+    if (!cl2_streamk_join(p, acc, work, kWgSplitK ? 0 : consumer, thread)) continue;  // the owner writes it
+#endif
 #if CL2_SPLITK
     cl2_store_split(p, acc, work, consumer, thread, warp, lane);
 #else

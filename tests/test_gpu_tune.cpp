@@ -113,11 +113,11 @@ struct PinnedVariant {
 // pinned), each on shapes that break its tile, cluster and split into uneven pieces.
 std::vector<PinnedVariant> sm90_variant_kinds() {
   auto pins = [](int bm, int bn, int stages, int consumers, int chains, int pingpong, int ksplit, int cm, int cn,
-                 int epi, int persistent, int split) {
+                 int epi, int persistent, int split, int stream_k = 0) {
     return fmt::format("BM={},BN={},STAGES={},CONSUMERS={},ACC_CHAINS={},PINGPONG={},WG_KSPLIT={},CLUSTER_M={},"
-                       "CLUSTER_N={},EPI_TMA={},PERSISTENT={},SPLIT_K={},RASTER={}",
-                       bm, bn, stages, consumers, chains, pingpong, ksplit, cm, cn, epi, persistent, split,
-                       persistent ? 4 : 1);
+                       "CLUSTER_N={},EPI_TMA={},PERSISTENT={},SPLIT_K={},STREAM_K={},RASTER={}",
+                       bm, bn, stages, consumers, chains, pingpong, ksplit, cm, cn, epi, persistent, split, stream_k,
+                       persistent || stream_k ? 4 : 1);
   };
   return {
       {"ksplit_deep_ring", pins(64, 48, 14, 2, 2, 0, 1, 1, 1, 0, 0, 1),
@@ -137,6 +137,17 @@ std::vector<PinnedVariant> sm90_variant_kinds() {
        R"([[1, 1, 8], [130, 200, 72], [64, 2048, 4096]])"},
       {"splitk_one_consumer", pins(64, 32, 16, 1, 2, 0, 0, 1, 1, 0, 0, 8),
        R"([[1, 256, 12288], [1, 1, 8], [100, 200, 4096]])"},
+      // Stream-K: tiles shared by two or three CTAs, CTAs holding several tiles, one k-block.
+      {"streamk_whole_tile_store", pins(128, 256, 3, 2, 1, 0, 0, 1, 1, 2, 0, 1, 1),
+       R"([[12288, 256, 4096], [3000, 4096, 520], {"m": 1000, "n": 1000, "k": 1000, "layout": "nn", "accum": "f16"}])"},
+      {"streamk_ksplit", pins(64, 64, 12, 2, 2, 0, 1, 1, 1, 0, 0, 1, 1),
+       R"([[1, 1, 8], [130, 200, 72], [256, 1024, 12288], {"m": 200, "n": 136, "k": 1000, "accum": "f16"}])"},
+      {"streamk_one_consumer", pins(64, 128, 8, 1, 1, 0, 0, 1, 1, 0, 0, 1, 1),
+       R"([[1, 1, 8], [100, 200, 4096], [64, 4096, 4096]])"},
+      {"whole_tile_store_pingpong", pins(128, 128, 5, 2, 1, 1, 0, 1, 1, 2, 1, 1),
+       R"([[4096, 4096, 256], {"m": 1000, "n": 1000, "k": 1000, "layout": "nn"}])"},
+      {"whole_tile_store_cluster_1x2", pins(256, 128, 3, 2, 1, 0, 0, 1, 2, 2, 1, 1),
+       R"([[3000, 4096, 520], {"m": 777, "n": 512, "k": 4096, "accum": "f16"}])"},
   };
 }
 

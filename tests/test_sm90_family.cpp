@@ -48,18 +48,20 @@ TEST(Sm90Space, EveryCandidateKeepsTheRules) {
     for (const auto& c : candidates) {
       const auto& g = c.launch;
       EXPECT_LE(g.smem_bytes, h200.smem_optin) << c.config.label();
-      EXPECT_EQ(g.workspace_bytes > 0, c.config.at("SPLIT_K") > 1) << c.config.label();
+      const bool stream_k = c.config.at("STREAM_K") == 1;
+      EXPECT_EQ(g.workspace_bytes > 0, c.config.at("SPLIT_K") > 1 || stream_k) << c.config.label();
       const std::int64_t cluster = c.config.at("CLUSTER_M") * c.config.at("CLUSTER_N");
       EXPECT_LE(cluster, 4) << c.config.label();
       EXPECT_EQ(g.cluster[0], cluster) << c.config.label();
       EXPECT_EQ(g.grid[0] % cluster, 0) << c.config.label();
-      if (c.config.at("SPLIT_K") > 1) EXPECT_LE(g.grid[0], h200.num_sms) << "split-K grids run in one wave";
+      if (c.config.at("SPLIT_K") > 1 || stream_k) EXPECT_LE(g.grid[0], h200.num_sms) << "one wave: " << c.config.label();
+      if (stream_k) EXPECT_EQ(cluster, 1) << c.config.label();
       if (c.config.at("WG_KSPLIT")) EXPECT_EQ(c.config.at("STAGES") % 2, 0) << c.config.label();
       EXPECT_EQ(g.threads, 128 * (c.config.at("CONSUMERS") + 1));
       if (c.config.at("EPI_TMA")) EXPECT_EQ(problem.shape.n % 8, 0) << c.config.label();
       bool has_c_map = false;
       for (const auto& map : g.tensor_maps) has_c_map = has_c_map || map.operand == "c";
-      EXPECT_EQ(has_c_map, c.config.at("EPI_TMA") == 1);
+      EXPECT_EQ(has_c_map, c.config.at("EPI_TMA") >= 1);
     }
   }
 }
@@ -82,7 +84,7 @@ TEST(Sm90Space, PinnedVariantIsTheOnlyCandidateAndIgnoresPlanningRules) {
   // the matrix, cluster CTAs without a tile of their own).
   const auto r = run_tool("tune --compile-only --verbose --family sm90 --shapes " + dir.write("s.json", "[[1, 1, 8]]") +
                               " --pin BM=128,BN=128,STAGES=4,ACC_CHAINS=1 --pin CONSUMERS=2,PINGPONG=0,WG_KSPLIT=0,CLUSTER_M=2,"
-                              "CLUSTER_N=2,EPI_TMA=0,PERSISTENT=0,SPLIT_K=1,RASTER=1",
+                              "CLUSTER_N=2,EPI_TMA=0,PERSISTENT=0,SPLIT_K=1,STREAM_K=0,RASTER=1",
                           dir);
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.err.find("1x1x8 tn f32: 1 candidates"), std::string::npos) << r.err;
@@ -107,11 +109,12 @@ TEST(Sm90Compile, SassHoldsHgmmaAndTmaAcrossTheFeatures) {
     Accum accum;
   };
   auto params = [](int bm, int bn, int stages, int consumers, int chains, int pingpong, int ksplit, int cm, int cn,
-                   int epi, int split) {
+                   int epi, int split, int stream_k = 0) {
     return std::map<std::string, std::int64_t>{
         {"BM", bm},           {"BN", bn},          {"STAGES", stages},  {"CONSUMERS", consumers}, {"ACC_CHAINS", chains},
         {"PINGPONG", pingpong}, {"WG_KSPLIT", ksplit}, {"CLUSTER_M", cm}, {"CLUSTER_N", cn},
-        {"EPI_TMA", epi},     {"PERSISTENT", 1},   {"SPLIT_K", split},  {"RASTER", 8}};
+        {"EPI_TMA", epi},     {"PERSISTENT", stream_k ? 0 : 1}, {"SPLIT_K", split}, {"STREAM_K", stream_k},
+        {"RASTER", 8}};
   };
   const std::vector<std::pair<Sample, bool>> samples = {  // with whether the SASS multicasts
       {{params(128, 256, 4, 2, 1, 0, 0, 2, 1, 1, 1), Layout::TN, Accum::F32}, true},   // cooperative, B multicast, TMA store
@@ -119,6 +122,9 @@ TEST(Sm90Compile, SassHoldsHgmmaAndTmaAcrossTheFeatures) {
       {{params(64, 96, 12, 1, 2, 0, 0, 1, 1, 0, 4), Layout::TN, Accum::F16}, false},   // decode tile, 2 chains, split-K, fp16
       {{params(64, 48, 14, 2, 1, 0, 1, 2, 2, 0, 3), Layout::TN, Accum::F32}, true},    // WG_KSPLIT, 2x2 cluster, split-K
       {{params(128, 128, 6, 2, 1, 0, 1, 1, 1, 1, 1), Layout::NN, Accum::F16}, false},  // WG_KSPLIT, fp16 exchange, TMA store
+      {{params(256, 128, 3, 2, 1, 0, 0, 1, 2, 2, 1), Layout::TN, Accum::F32}, true},   // whole-tile TMA store, A multicast
+      {{params(128, 256, 3, 2, 1, 0, 0, 1, 1, 2, 1, 1), Layout::TN, Accum::F32}, false},  // stream-K, whole-tile store
+      {{params(64, 64, 12, 2, 2, 0, 1, 1, 1, 0, 1, 1), Layout::NN, Accum::F16}, false},   // stream-K after WG_KSPLIT
   };
   for (const auto& [s, multicast] : samples) {
     const KernelConfig config{"sm90", s.params};
