@@ -135,7 +135,8 @@ __device__ __forceinline__ unsigned cl2_cluster_rank() {
   return rank;
 }
 
-// Not .aligned: it is also reached by warps whose lanes took different roles (the producer warp).
+// Once, before the roles split: peers' barriers must exist before anything reaches them. Not
+// .aligned, so that it stays correct wherever a warp's lanes might have diverged.
 __device__ __forceinline__ void cl2_cluster_sync() {
   asm volatile("barrier.cluster.arrive.release;\nbarrier.cluster.wait.acquire;" ::: "memory");
 }
