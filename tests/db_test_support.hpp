@@ -97,7 +97,7 @@ inline TrialRecord ok_trial(std::int64_t run_id, std::int64_t device_id, std::in
 // A winner with its timings; the ids are left for the caller to fill in.
 inline BaselineRecord test_baseline(std::int64_t device_id, std::int64_t run_id, const Problem& problem,
                                     double time_us, const std::string& detail,
-                                    const std::string& provider = "cublaslt_autotune") {
+                                    Provider provider = Provider::CublasltAutotune) {
   BaselineRecord baseline;
   baseline.device_id = device_id;
   baseline.run_id = run_id;

@@ -25,7 +25,7 @@ struct Ratio {
 
 ProviderTiming timing(const std::string& provider, const std::string& mode, int interval_ms,
                       double gpu_us, double wall_us) {
-  return {provider, mode, interval_ms, gpu_us, 0.5, 12, wall_us, 1.5, 40};
+  return {parse_provider(provider), mode, interval_ms, gpu_us, 0.5, 12, wall_us, 1.5, 40};
 }
 
 // Ours at the given times and every baseline at ratio × ours, so each speedup in the report is
@@ -326,7 +326,7 @@ TEST_F(BenchReport, RunJsonRoundTrips) {
 TEST(BenchReportShapes, WinnerWithoutTimingOfOursIsListed) {
   TempDir dir;
   BenchRun run = fixture_run();
-  std::erase_if(run.shapes[1].timings, [](const ProviderTiming& t) { return t.provider == "ours"; });
+  std::erase_if(run.shapes[1].timings, [](const ProviderTiming& t) { return t.provider == Provider::Ours; });
   write_bench_outputs(run, dir.file("out"));
   const std::string md = read_bytes(dir.file("out/summary.md"));
   EXPECT_NE(md.find("Tuned but not timed (a winner, no timing of ours): 1024x1024x1024 tn f32\n"),
@@ -352,16 +352,30 @@ TEST(BenchReportErrors, EmptyRunAndBadRunJsonAreUserErrors) {
   } catch (const UserError& error) {
     EXPECT_EQ(std::string(error.what()).rfind(dir.file("bad.json"), 0), 0u) << error.what();
   }
-  BenchRun unknown_provider = fixture_run();
-  unknown_provider.shapes[0].timings[0].provider = "cutlass";
-  EXPECT_THROW(write_bench_outputs(unknown_provider, dir.file("out")), UserError);
+  BenchRun derived_provider = fixture_run();
+  derived_provider.shapes[0].timings[0].provider = Provider::CublasMax;  // derived, never measured
+  EXPECT_THROW(write_bench_outputs(derived_provider, dir.file("out")), UserError);
+  write_bench_outputs(fixture_run(), dir.file("out"));
+  std::string text = read_bytes(dir.file("out/run.json"));
+  const std::string ours = "\"provider\":\"ours\"";
+  ASSERT_NE(text.find(ours), std::string::npos) << text.substr(0, 400);
+  text.replace(text.find(ours), ours.size(), "\"provider\":\"cutlass\"");
+  write_bytes(dir.file("unknown.json"), text);
+  try {
+    read_bench_run(dir.file("unknown.json"));
+    FAIL() << "a run with an unknown provider was read";
+  } catch (const UserError& error) {
+    EXPECT_NE(std::string(error.what()).find("provider 'cutlass': unknown provider; use one of ours, cublas_nn"),
+              std::string::npos)
+        << error.what();
+  }
 }
 
 TEST(BenchTorchMerge, AddsTorchRowsForShapesInTheRun) {
   TempDir dir;
   BenchRun run = fixture_run();
   for (auto& shape : run.shapes)
-    std::erase_if(shape.timings, [](const ProviderTiming& t) { return t.provider == "torch"; });
+    std::erase_if(shape.timings, [](const ProviderTiming& t) { return t.provider == Provider::Torch; });
   write_bytes(dir.file("torch.csv"),
               "M,N,K,layout,accum,mode,interval_ms,gpu_us,gpu_spread_pct,gpu_samples,wall_us,"
               "wall_spread_pct,wall_samples,note\n"
@@ -376,7 +390,7 @@ TEST(BenchTorchMerge, AddsTorchRowsForShapesInTheRun) {
   auto torch_timings = [](const ShapeBench& shape) {
     std::vector<ProviderTiming> found;
     for (const auto& t : shape.timings)
-      if (t.provider == "torch") found.push_back(t);
+      if (t.provider == Provider::Torch) found.push_back(t);
     return found;
   };
   const auto small = torch_timings(run.shapes[0]);

@@ -175,14 +175,14 @@ TEST_F(DbFixture, BaselineUpsertReplacesTheProvidersTiming) {
   db->upsert_baseline(baseline);
   baseline.time_us = 880.0;
   db->upsert_baseline(baseline);
-  baseline.provider = "cublas_tn";
+  baseline.provider = Provider::CublasTn;
   baseline.time_us = kNotMeasured;
   db->upsert_baseline(baseline);
   const auto baselines = db->baselines(device, problem);
   ASSERT_EQ(baselines.size(), 2u);
-  EXPECT_EQ(baselines[0].provider, "cublas_tn");
+  EXPECT_EQ(baselines[0].provider, Provider::CublasTn);
   EXPECT_TRUE(std::isnan(baselines[0].time_us));
-  EXPECT_EQ(baselines[1].provider, "cublaslt_autotune");
+  EXPECT_EQ(baselines[1].provider, Provider::CublasltAutotune);
   EXPECT_DOUBLE_EQ(baselines[1].time_us, 880.0);
   EXPECT_EQ(baselines[1].detail, "algo 3 of 12");
 }

@@ -36,7 +36,7 @@ BenchRun grid_run() {
           for (const char* provider :
                {"ours", "cublas_nn", "cublas_tn", "cublaslt_heuristic", "cublaslt_autotune"}) {
             const double us = std::string(provider) == "ours" ? ours_us : ours_us * ratio;
-            shape.timings.push_back({provider, mode, interval, us, 0.5, 10, us + 8, 2.0, 40});
+            shape.timings.push_back({parse_provider(provider), mode, interval, us, 0.5, 10, us + 8, 2.0, 40});
           }
         run.shapes.push_back(shape);
       }

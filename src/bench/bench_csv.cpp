@@ -27,8 +27,9 @@ std::vector<std::string> problem_fields(const Problem& problem) {
 std::string bench_row(const ShapeView& shape, const ProviderTiming& timing) {
   const GemmShape& gemm = shape.problem().shape;
   std::vector<std::string> fields = problem_fields(shape.problem());
-  fields.insert(fields.end(), {std::string(to_string(size_class(gemm))), timing.provider,
-                               timing.mode, std::to_string(timing.interval_ms)});
+  fields.insert(fields.end(), {std::string(to_string(size_class(gemm))),
+                               std::string(to_string(timing.provider)), timing.mode,
+                               std::to_string(timing.interval_ms)});
   for (const Figure figure : {Figure::Gpu, Figure::Wall}) {
     const FigureTiming t = figure_timing(timing, figure);
     fields.insert(fields.end(), {csv_number(t.us, kMicrosDecimals),
@@ -44,7 +45,7 @@ std::string speedups_header() {
   std::vector<std::string> columns = {"mnk", "layout", "accum", "mode", "interval_ms"};
   for (const Figure figure : {Figure::Gpu, Figure::Wall})
     for (const auto& baseline : speedup_baselines())
-      columns.push_back(fmt::format("{}_vs_{}", to_string(figure), baseline));
+      columns.push_back(fmt::format("{}_vs_{}", to_string(figure), to_string(baseline)));
   return csv_line(columns);
 }
 

@@ -10,18 +10,20 @@
 
 #include "core/device_info.hpp"
 #include "core/problem.hpp"
+#include "core/provider.hpp"
 
 namespace cl2 {
 
-// Providers, in report order. cublas_max is derived (the faster of cublas_nn and cublas_tn).
-inline const std::vector<std::string>& bench_providers() {
-  static const std::vector<std::string> names = {"ours", "cublas_nn", "cublas_tn", "cublaslt_heuristic",
-                                                 "cublaslt_autotune", "torch"};
-  return names;
+// The providers bench measures, in report order (cublas_max is derived from two of them).
+inline const std::vector<Provider>& bench_providers() {
+  static const std::vector<Provider> providers = {Provider::Ours, Provider::CublasNn, Provider::CublasTn,
+                                                  Provider::CublasltHeuristic, Provider::CublasltAutotune,
+                                                  Provider::Torch};
+  return providers;
 }
 
 struct ProviderTiming {
-  std::string provider;
+  Provider provider = Provider::Ours;
   std::string mode;      // "offline" | "server"
   int interval_ms = 0;   // server gap; 0 for offline
   double gpu_us = 0, gpu_spread_pct = 0;

@@ -26,7 +26,7 @@ double number_or_nan(const json& object, const char* key) {
 }
 
 json timing_json(const ProviderTiming& t) {
-  return {{"provider", t.provider},
+  return {{"provider", std::string(to_string(t.provider))},
           {"mode", t.mode},
           {"interval_ms", t.interval_ms},
           {"gpu_us", number_or_null(t.gpu_us)},
@@ -37,9 +37,15 @@ json timing_json(const ProviderTiming& t) {
           {"wall_samples", t.wall_samples}};
 }
 
-ProviderTiming timing_from_json(const json& j) {
+// `where` names the file and the shape, for the message about a provider this build does not know.
+ProviderTiming timing_from_json(const json& j, const std::string& where) {
   ProviderTiming t;
-  t.provider = j.at("provider").get<std::string>();
+  const std::string provider = j.at("provider").get<std::string>();
+  const auto known = find_provider(provider);
+  if (!known)
+    throw UserError(fmt::format("{}, provider '{}': unknown provider; use one of {}", where, provider,
+                                provider_names(bench_providers())));
+  t.provider = *known;
   t.mode = j.at("mode").get<std::string>();
   t.interval_ms = j.at("interval_ms").get<int>();
   t.gpu_us = number_or_nan(j, "gpu_us");
@@ -74,7 +80,8 @@ ShapeBench shape_from_json(const json& j, const std::string& source) {
   shape.has_winner = j.at("has_winner").get<bool>();
   shape.winner_family = j.at("winner_family").get<std::string>();
   shape.winner_config = j.at("winner_config").get<std::string>();
-  for (const auto& timing : j.at("timings")) shape.timings.push_back(timing_from_json(timing));
+  const std::string where = fmt::format("{}: shape {}", source, shape.problem.text());
+  for (const auto& timing : j.at("timings")) shape.timings.push_back(timing_from_json(timing, where));
   return shape;
 }
 

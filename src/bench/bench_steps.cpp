@@ -18,7 +18,7 @@ StopRule wall_stop_rule() {
   return {.min_samples = 15, .max_samples = 2000, .max_noise = 0.02, .min_seconds = 0.0, .max_seconds = 0.4};
 }
 
-void add_timings(ShapeBench& shape, const std::vector<std::string>& names, const std::string& mode,
+void add_timings(ShapeBench& shape, const std::vector<Provider>& names, const std::string& mode,
                  int interval, const std::vector<TimingStats>& gpu, const std::vector<CallTimes>& calls) {
   for (std::size_t i = 0; i < names.size(); ++i) {
     ProviderTiming t;
@@ -52,12 +52,12 @@ BenchPlan make_bench_plan(const BenchOptions& options) {
       plan.providers.insert(bench_providers().begin(), bench_providers().end());
       continue;
     }
-    if (std::find(bench_providers().begin(), bench_providers().end(), name) == bench_providers().end())
-      throw UserError(fmt::format("--providers {}: unknown provider; choose from ours, cublas_nn, "
-                                  "cublas_tn, cublaslt_heuristic, cublaslt_autotune, torch or all",
-                                  name));
-    plan.providers.insert(name);
-    plan.torch_explicit = plan.torch_explicit || name == "torch";
+    const auto provider = find_provider(name);
+    if (!provider || std::find(bench_providers().begin(), bench_providers().end(), *provider) == bench_providers().end())
+      throw UserError(fmt::format("--providers {}: unknown provider; choose from {} or all", name,
+                                  provider_names(bench_providers())));
+    plan.providers.insert(*provider);
+    plan.torch_explicit = plan.torch_explicit || *provider == Provider::Torch;
   }
   if (options.server_samples < 1) throw UserError("--server-samples must be at least 1");
   return plan;
@@ -100,10 +100,10 @@ ShapeBench bench_shape(BenchGpu& gpu, const TuningDb& db, std::int64_t device_id
   auto buffers = make_problem_buffers(problem, gpu.device, *gpu.utility, *gpu.cublas, gpu.stream);
   const OutputChecker checker(*buffers, *gpu.utility, gpu.stream);
   std::vector<TimedCall> calls;
-  std::vector<std::string> names;
+  std::vector<Provider> names;
   std::unique_ptr<PreparedKernel> ours;
   const auto winner = db.winner(device_id, problem);
-  if (winner && plan.providers.count("ours")) {
+  if (winner && plan.providers.count(Provider::Ours)) {
     const auto kernel = db.kernel(winner->kernel_id);
     const BuiltCandidate built = rebuild_candidate(*kernel, problem, gpu.limits, gpu.extra_families, *gpu.compiler);
     ours = std::make_unique<PreparedKernel>(built.compiled.cubin_path, built.candidate.launch, *buffers);
@@ -117,21 +117,21 @@ ShapeBench bench_shape(BenchGpu& gpu, const TuningDb& db, std::int64_t device_id
     shape.winner_family = built.candidate.family->name;
     shape.winner_config = built.candidate.config.to_json();
     calls.push_back({"ours", [&](cudaStream_t s) { ours->launch(s, 0); }});
-    names.push_back("ours");
+    names.push_back(Provider::Ours);
   }
   for (Layout layout : {Layout::NN, Layout::TN}) {
-    const std::string name = fmt::format("cublas_{}", to_string(layout));
+    const Provider name = cublas_gemm_ex(layout);
     if (plan.providers.count(name)) {
       calls.push_back(gpu.cublas->gemm_ex(*buffers, 0, layout));
       names.push_back(name);
     }
   }
   const auto algorithms = gpu.cublas->lt_algorithms(*buffers, 64);
-  if (!algorithms.empty() && plan.providers.count("cublaslt_heuristic")) {
+  if (!algorithms.empty() && plan.providers.count(Provider::CublasltHeuristic)) {
     calls.push_back(gpu.cublas->lt_matmul(*buffers, 0, algorithms.front()));
-    names.push_back("cublaslt_heuristic");
+    names.push_back(Provider::CublasltHeuristic);
   }
-  if (!algorithms.empty() && plan.providers.count("cublaslt_autotune")) {
+  if (!algorithms.empty() && plan.providers.count(Provider::CublasltAutotune)) {
     std::vector<TimedCall> lt;
     for (const auto& algo : algorithms) lt.push_back(gpu.cublas->lt_matmul(*buffers, 0, algo));
     IntervalTimer screen(gpu.stream);
@@ -140,7 +140,7 @@ ShapeBench bench_shape(BenchGpu& gpu, const TuningDb& db, std::int64_t device_id
     for (std::size_t i = 1; i < stats.size(); ++i)
       if (stats[i].median_us < stats[best].median_us) best = i;
     calls.push_back(lt[best]);
-    names.push_back("cublaslt_autotune");
+    names.push_back(Provider::CublasltAutotune);
   }
   if (calls.empty()) return shape;
   CallTimer call_timer(gpu.stream, gpu.flusher.get());

@@ -22,7 +22,7 @@
 namespace cl2 {
 
 struct BenchPlan {
-  std::set<std::string> providers;  // resolved from --providers
+  std::set<Provider> providers;     // resolved from --providers
   bool torch_explicit = false;      // asked for by name: its absence is an error
   bool offline = true, server = true;
 };

@@ -15,10 +15,10 @@ namespace cl2 {
 namespace {
 
 // The baselines of CUDA-L2's summary table, in its column order.
-const std::vector<std::string>& summary_baselines() {
-  static const std::vector<std::string> names = {"torch", "cublas_max", "cublaslt_heuristic",
-                                                 "cublaslt_autotune"};
-  return names;
+const std::vector<Provider>& summary_baselines() {
+  static const std::vector<Provider> providers = {Provider::Torch, Provider::CublasMax,
+                                                  Provider::CublasltHeuristic, Provider::CublasltAutotune};
+  return providers;
 }
 
 std::string figure_title(Figure figure) {
@@ -69,7 +69,7 @@ bool torch_timed_with_f16_accum(const BenchView& view) {
   return std::any_of(view.shapes.begin(), view.shapes.end(), [&](const ShapeView& shape) {
     if (shape.problem().accum != Accum::F16) return false;
     for (const auto& mode : view.modes)
-      if (shape.find("torch", mode)) return true;
+      if (shape.find(Provider::Torch, mode)) return true;
     return false;
   });
 }
@@ -110,7 +110,7 @@ std::string speedup_table(const std::string& first_header, const std::vector<Spe
   for (const auto& row : rows) {
     int with_ours = 0;
     for (const ShapeView* shape : row.shapes)
-      with_ours += std::isnan(shape->time_us("ours", row.mode, figure)) ? 0 : 1;
+      with_ours += std::isnan(shape->time_us(Provider::Ours, row.mode, figure)) ? 0 : 1;
     std::vector<std::string> cells = {row.label, std::to_string(with_ours)};
     for (const auto& baseline : summary_baselines()) {
       std::vector<double> ratios;

@@ -11,7 +11,7 @@ namespace cl2 {
 namespace {
 
 constexpr std::size_t kListedShapes = 10;
-constexpr std::string_view kAutotune = "cublaslt_autotune";
+constexpr Provider kAutotune = Provider::CublasltAutotune;
 
 struct RankedShape {
   const ShapeView* shape;
@@ -50,7 +50,7 @@ std::string ranked_table(Iterator first, Iterator last) {
     table.add_row({std::to_string(++rank), shape.problem().text(),
                    std::string(to_string(size_class(shape.problem().shape))),
                    winner_text(shape.bench()),
-                   format_fixed(shape.time_us("ours", offline_mode(), Figure::Gpu), 3),
+                   format_fixed(shape.time_us(Provider::Ours, offline_mode(), Figure::Gpu), 3),
                    format_fixed(shape.time_us(kAutotune, offline_mode(), Figure::Gpu), 3),
                    format_speedup(it->speedup)});
   }
@@ -73,7 +73,7 @@ std::string shape_list(const std::vector<const ShapeView*>& shapes) {
 
 bool has_timing_of_ours(const ShapeView& shape) {
   return std::any_of(shape.timings().begin(), shape.timings().end(),
-                     [](const ProviderTiming& t) { return t.provider == "ours"; });
+                     [](const ProviderTiming& t) { return t.provider == Provider::Ours; });
 }
 
 }  // namespace
@@ -111,7 +111,7 @@ std::string throughput_section(const BenchView& view) {
                    {"cuBLASLt-autotune GB/s (% of peak)"}});
   for (const ShapeView* shape : largest) {
     const GemmShape& gemm = shape->problem().shape;
-    const double ours_us = shape->time_us("ours", offline_mode(), Figure::Gpu);
+    const double ours_us = shape->time_us(Provider::Ours, offline_mode(), Figure::Gpu);
     const double autotune_us = shape->time_us(kAutotune, offline_mode(), Figure::Gpu);
     table.add_row({shape->problem().text(), rate_cell(tflops(gemm, ours_us), run.peak_tflops),
                    rate_cell(tflops(gemm, autotune_us), run.peak_tflops),

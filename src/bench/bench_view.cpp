@@ -13,7 +13,6 @@ namespace cl2 {
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-constexpr std::string_view kCublasMax = "cublas_max";
 
 bool faster(double candidate_us, double current_us) {
   return !std::isnan(candidate_us) && (std::isnan(current_us) || candidate_us < current_us);
@@ -23,7 +22,7 @@ bool faster(double candidate_us, double current_us) {
 // GPU time while TN wins the wall time). Either may be missing, not both.
 ProviderTiming cublas_max(const ProviderTiming* nn, const ProviderTiming* tn) {
   ProviderTiming best = nn ? *nn : *tn;
-  best.provider = std::string(kCublasMax);
+  best.provider = Provider::CublasMax;
   if (nn && tn)
     for (const Figure figure : {Figure::Wall, Figure::Gpu})
       if (faster(figure_timing(*tn, figure).us, figure_timing(best, figure).us))
@@ -31,7 +30,7 @@ ProviderTiming cublas_max(const ProviderTiming* nn, const ProviderTiming* tn) {
   return best;
 }
 
-std::size_t provider_rank(const std::string& provider) {
+std::size_t provider_rank(Provider provider) {
   const auto& order = report_providers();
   return static_cast<std::size_t>(std::find(order.begin(), order.end(), provider) - order.begin());
 }
@@ -63,38 +62,29 @@ bool BenchMode::matches(const ProviderTiming& timing) const {
   return timing.mode == mode && timing.interval_ms == interval_ms;
 }
 
-const std::vector<std::string>& report_providers() {
-  static const std::vector<std::string> names = [] {
-    std::vector<std::string> order = bench_providers();
-    const auto tn = std::find(order.begin(), order.end(), "cublas_tn");
-    order.insert(tn + 1, std::string(kCublasMax));
+const std::vector<Provider>& report_providers() {
+  static const std::vector<Provider> providers = [] {
+    std::vector<Provider> order = bench_providers();
+    const auto tn = std::find(order.begin(), order.end(), Provider::CublasTn);
+    order.insert(tn + 1, Provider::CublasMax);
     return order;
   }();
-  return names;
+  return providers;
 }
 
-const std::vector<std::string>& speedup_baselines() {
-  static const std::vector<std::string> names = {"torch",      "cublas_nn",          "cublas_tn",
-                                                 "cublas_max", "cublaslt_heuristic", "cublaslt_autotune"};
-  return names;
-}
-
-std::string_view provider_title(std::string_view provider) {
-  if (provider == "torch") return "torch.matmul";
-  if (provider == "cublas_nn") return "cuBLAS-nn";
-  if (provider == "cublas_tn") return "cuBLAS-tn";
-  if (provider == kCublasMax) return "cuBLAS-max";
-  if (provider == "cublaslt_heuristic") return "cuBLASLt-heuristic";
-  if (provider == "cublaslt_autotune") return "cuBLASLt-autotune";
-  return provider;
+const std::vector<Provider>& speedup_baselines() {
+  static const std::vector<Provider> providers = {Provider::Torch,     Provider::CublasNn,
+                                                  Provider::CublasTn,  Provider::CublasMax,
+                                                  Provider::CublasltHeuristic, Provider::CublasltAutotune};
+  return providers;
 }
 
 ShapeView::ShapeView(const ShapeBench& bench) : bench_(&bench), timings_(bench.timings) {
   std::set<BenchMode> modes;
   for (const auto& timing : bench.timings) modes.insert(mode_of(timing));
   for (const auto& mode : modes) {
-    const ProviderTiming* nn = find("cublas_nn", mode);
-    const ProviderTiming* tn = find("cublas_tn", mode);
+    const ProviderTiming* nn = find(Provider::CublasNn, mode);
+    const ProviderTiming* tn = find(Provider::CublasTn, mode);
     if (nn || tn) timings_.push_back(cublas_max(nn, tn));  // may reallocate: nn, tn die here
   }
   std::stable_sort(timings_.begin(), timings_.end(), [](const auto& a, const auto& b) {
@@ -103,21 +93,21 @@ ShapeView::ShapeView(const ShapeBench& bench) : bench_(&bench), timings_(bench.t
   });
 }
 
-const ProviderTiming* ShapeView::find(std::string_view provider, const BenchMode& mode) const {
+const ProviderTiming* ShapeView::find(Provider provider, const BenchMode& mode) const {
   for (const auto& timing : timings_)
     if (timing.provider == provider && mode.matches(timing)) return &timing;
   return nullptr;
 }
 
-double ShapeView::time_us(std::string_view provider, const BenchMode& mode, Figure figure) const {
+double ShapeView::time_us(Provider provider, const BenchMode& mode, Figure figure) const {
   const ProviderTiming* timing = find(provider, mode);
   if (!timing) return kNaN;
   const double us = figure_timing(*timing, figure).us;
   return us > 0 ? us : kNaN;  // a zero is a figure that was never filled in
 }
 
-double ShapeView::speedup(std::string_view baseline, const BenchMode& mode, Figure figure) const {
-  return time_us(baseline, mode, figure) / time_us("ours", mode, figure);  // NaN propagates
+double ShapeView::speedup(Provider baseline, const BenchMode& mode, Figure figure) const {
+  return time_us(baseline, mode, figure) / time_us(Provider::Ours, mode, figure);  // NaN propagates
 }
 
 BenchView make_bench_view(const BenchRun& run) {
@@ -145,13 +135,13 @@ void validate_bench_run(const BenchRun& run, const std::string& source) {
                                 source));
   const auto& providers = bench_providers();
   for (const auto& shape : run.shapes) {
-    std::set<std::pair<std::string, BenchMode>> seen;
+    std::set<std::pair<Provider, BenchMode>> seen;
     for (const auto& timing : shape.timings) {
       const std::string where = fmt::format("{}: shape {}, provider '{}', mode '{}'", source,
-                                            shape.problem.text(), timing.provider, timing.mode);
+                                            shape.problem.text(), to_string(timing.provider), timing.mode);
       if (std::find(providers.begin(), providers.end(), timing.provider) == providers.end())
-        throw UserError(fmt::format("{}: unknown provider; use one of {}", where,
-                                    fmt::join(providers, ", ")));
+        throw UserError(fmt::format("{}: derived from other timings, not measured; use one of {}", where,
+                                    provider_names(providers)));
       const bool offline = timing.mode == "offline" && timing.interval_ms == 0;
       const bool server = timing.mode == "server" && timing.interval_ms > 0;
       if (!offline && !server)

@@ -34,11 +34,9 @@ struct BenchMode {
 
 // Every provider a report lists, in report order: bench_providers() with the derived cublas_max
 // right after cublas_tn.
-const std::vector<std::string>& report_providers();
+const std::vector<Provider>& report_providers();
 // The providers our speedups are taken over, in the column order of speedups.csv.
-const std::vector<std::string>& speedup_baselines();
-// Names the Markdown tables use ("cuBLASLt-autotune").
-std::string_view provider_title(std::string_view provider);
+const std::vector<Provider>& speedup_baselines();
 
 class ShapeView {
  public:
@@ -48,10 +46,10 @@ class ShapeView {
   // Measured timings plus cublas_max, ordered by mode, then provider in report order.
   const std::vector<ProviderTiming>& timings() const { return timings_; }
 
-  const ProviderTiming* find(std::string_view provider, const BenchMode& mode) const;
-  double time_us(std::string_view provider, const BenchMode& mode, Figure figure) const;
+  const ProviderTiming* find(Provider provider, const BenchMode& mode) const;
+  double time_us(Provider provider, const BenchMode& mode, Figure figure) const;
   // Baseline time / our time; NaN unless both were measured.
-  double speedup(std::string_view baseline, const BenchMode& mode, Figure figure) const;
+  double speedup(Provider baseline, const BenchMode& mode, Figure figure) const;
 
  private:
   const ShapeBench* bench_;
@@ -72,7 +70,7 @@ double tflops(const GemmShape& shape, double time_us);  // NaN where time_us is
 double gbps(const GemmShape& shape, double time_us);
 
 // Throws UserError naming `source` (a file, or "bench run") when the run cannot be reported: no
-// shapes, an unknown provider or mode, a server timing without a gap, or a timing given twice.
+// shapes, a provider that is not measured (cublas_max), an unknown mode, a server timing without a gap, or a timing given twice.
 void validate_bench_run(const BenchRun& run, const std::string& source);
 
 }  // namespace cl2

@@ -49,7 +49,7 @@ std::string shell_quote(const std::string& text) { return "'" + text + "'"; }
 }  // namespace
 
 void run_torch_if_asked(const BenchOptions& options, const BenchPlan& plan, BenchRun& run, Progress& progress) {
-  if (!plan.providers.count("torch")) return;
+  if (!plan.providers.count(Provider::Torch)) return;
   const std::string script = find_script(options.torch_script, "torch_bench.py");
   std::string missing;
   if (script.empty()) missing = "scripts/torch_bench.py not found (set CL2_SCRIPTS_DIR)";

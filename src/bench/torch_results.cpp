@@ -86,7 +86,7 @@ Problem row_problem(const TorchRow& row) {
 ProviderTiming row_timing(const TorchRow& row) {
   constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
   ProviderTiming t;
-  t.provider = "torch";
+  t.provider = Provider::Torch;
   t.mode = row.text("mode");
   t.interval_ms = row.required<int>("interval_ms");
   if (!((t.mode == "offline" && t.interval_ms == 0) || (t.mode == "server" && t.interval_ms > 0)))

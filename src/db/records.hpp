@@ -10,6 +10,7 @@
 
 #include "core/device_info.hpp"
 #include "core/problem.hpp"
+#include "core/provider.hpp"
 
 namespace cl2 {
 
@@ -58,13 +59,13 @@ struct TrialRecord {
   std::string created_at;              // UTC, ISO 8601; filled by the database
 };
 
-// Library timings for a problem. Providers: "cublas_nn", "cublas_tn", "cublaslt_heuristic",
-// "cublaslt_autotune" (best of every algo the heuristic returned; `detail` says which and of how many).
+// Library timings for a problem. Providers: cuBLAS NN and TN, cuBLASLt heuristic and autotune
+// (best of every algo the heuristic returned; `detail` says which and of how many).
 struct BaselineRecord {
   std::int64_t device_id = 0;
   std::int64_t run_id = 0;
   Problem problem;
-  std::string provider;
+  Provider provider = Provider::CublasltAutotune;
   double time_us = kNotMeasured;
   double spread_pct = kNotMeasured;
   int samples = 0;

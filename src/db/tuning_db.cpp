@@ -96,7 +96,7 @@ BaselineRecord read_baseline(const Statement& row) {
   baseline.device_id = row.column_int64(0);
   baseline.run_id = row.column_int64(1);
   baseline.problem = read_problem(row, 2);
-  baseline.provider = row.column_text(7);
+  baseline.provider = parse_provider(row.column_text(7));
   baseline.time_us = row.column_double(8);
   baseline.spread_pct = row.column_double(9);
   baseline.samples = row.column_int(10);
@@ -246,7 +246,7 @@ void TuningDb::upsert_baseline(const BaselineRecord& baseline) {
                             kNowUtc));
   upsert.bind_all(baseline.device_id, baseline.run_id);
   bind_problem(upsert, 3, baseline.problem);
-  upsert.bind_from(8, baseline.provider, baseline.time_us, baseline.spread_pct, baseline.samples,
+  upsert.bind_from(8, to_string(baseline.provider), baseline.time_us, baseline.spread_pct, baseline.samples,
                    baseline.max_diff, baseline.detail);
   upsert.run();
 }

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "core/provider.hpp"
 #include "gpu/cuda_check.hpp"
 
 namespace cl2 {
@@ -54,7 +55,7 @@ TimedCall CublasProviders::gemm_ex(const ProblemBuffers& buffers, int set, Layou
   const ColumnMajorGemm g = column_major(buffers.problem, b_layout);
   const InputSet& in = buffers.sets[set];
   const bool f16 = buffers.problem.accum == Accum::F16;
-  const std::string name = fmt::format("cublas_{}", to_string(b_layout));
+  const std::string name(to_string(cublas_gemm_ex(b_layout)));
   return {name, [this, g, &in, &buffers, f16](cudaStream_t stream) {
             static const float one = 1.f, zero = 0.f;
             static const unsigned short half_one = 0x3c00, half_zero = 0;

@@ -17,7 +17,7 @@ namespace {
 
 using nlohmann::json;
 
-double number_or_nan(const json& object, const char* key) {
+double number_or_nan(const json& object, const std::string& key) {
   const auto it = object.find(key);
   return it != object.end() && it->is_number() ? it->get<double>() : std::numeric_limits<double>::quiet_NaN();
 }
@@ -33,10 +33,11 @@ WinnerRow parse_kernel(const json& k, const DeviceInfo& device) {
   w.spread_pct = number_or_nan(k, "spread_pct");
   w.max_diff = number_or_nan(k, "max_diff");
   const json& baselines = k.at("baselines_us");
-  w.cublas_nn_us = number_or_nan(baselines, "cublas_nn");
-  w.cublas_tn_us = number_or_nan(baselines, "cublas_tn");
-  w.cublaslt_heuristic_us = number_or_nan(baselines, "cublaslt_heuristic");
-  w.cublaslt_autotune_us = number_or_nan(baselines, "cublaslt_autotune");
+  auto baseline_us = [&](Provider provider) { return number_or_nan(baselines, std::string(to_string(provider))); };
+  w.cublas_nn_us = baseline_us(Provider::CublasNn);
+  w.cublas_tn_us = baseline_us(Provider::CublasTn);
+  w.cublaslt_heuristic_us = baseline_us(Provider::CublasltHeuristic);
+  w.cublaslt_autotune_us = baseline_us(Provider::CublasltAutotune);
   w.measured_at = k.value("measured_at", "");
   row.kernel.family = k.at("family").get<std::string>();
   row.kernel.config_json = k.at("config").dump();

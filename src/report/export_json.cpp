@@ -3,6 +3,7 @@
 // version.
 #include <cmath>
 #include <nlohmann/json.hpp>
+#include <utility>
 
 #include "report/export_formats.hpp"
 #include "report/winner_summary.hpp"
@@ -29,6 +30,18 @@ json summary_json(const std::vector<WinnerRow>& rows) {
   return summary;
 }
 
+// Keyed by provider name; nlohmann keeps keys sorted, so the order of this list does not show.
+json baselines_json(const WinnerRecord& w) {
+  const std::pair<Provider, double> times[] = {{Provider::CublasNn, w.cublas_nn_us},
+                                               {Provider::CublasTn, w.cublas_tn_us},
+                                               {Provider::CublasMax, w.cublas_max_us()},
+                                               {Provider::CublasltHeuristic, w.cublaslt_heuristic_us},
+                                               {Provider::CublasltAutotune, w.cublaslt_autotune_us}};
+  json baselines = json::object();
+  for (const auto& [provider, us] : times) baselines[std::string(to_string(provider))] = number_or_null(us);
+  return baselines;
+}
+
 json kernel_json(const WinnerRow& row) {
   const WinnerRecord& w = row.winner;
   const KernelRecord& kernel = row.kernel;
@@ -47,12 +60,7 @@ json kernel_json(const WinnerRow& row) {
       {"tflops", number_or_null(tflops(w))},
       {"max_diff", number_or_null(w.max_diff)},
       {"registers", kernel.registers},
-      {"baselines_us",
-       {{"cublas_nn", number_or_null(w.cublas_nn_us)},
-        {"cublas_tn", number_or_null(w.cublas_tn_us)},
-        {"cublas_max", number_or_null(w.cublas_max_us())},
-        {"cublaslt_heuristic", number_or_null(w.cublaslt_heuristic_us)},
-        {"cublaslt_autotune", number_or_null(w.cublaslt_autotune_us)}}},
+      {"baselines_us", baselines_json(w)},
       {"speedup",
        {{"vs_cublas_max", number_or_null(w.speedup_vs_cublas_max())},
         {"vs_cublaslt_autotune", number_or_null(w.speedup_vs_cublaslt_autotune())}}},

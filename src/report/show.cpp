@@ -60,7 +60,7 @@ std::string baselines_table(const std::vector<BaselineRecord>& baselines) {
                    {"max_diff"},
                    {"detail", Align::Left}});
   for (const auto& b : baselines)
-    table.add_row({b.provider, format_fixed(b.time_us, 2), format_fixed(b.spread_pct, 2),
+    table.add_row({std::string(to_string(b.provider)), format_fixed(b.time_us, 2), format_fixed(b.spread_pct, 2),
                    std::to_string(b.samples), format_significant(b.max_diff, 3), b.detail});
   return table.plain(4);
 }

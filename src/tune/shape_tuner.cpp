@@ -65,7 +65,7 @@ void prepare_worker(TuneSession& s, const Problem& problem) {
       record.device_id = s.device_id;
       record.run_id = s.run_id;
       record.problem = problem;
-      record.provider = b.at("provider").get<std::string>();
+      record.provider = parse_provider(b.at("provider").get<std::string>());
       const TimingStats stats = timing_stats_from_json(b.at("stats"));
       record.time_us = stats.median_us;
       record.spread_pct = stats.spread_pct;
