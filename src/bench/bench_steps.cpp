@@ -7,7 +7,6 @@
 #include "gpu/device_query.hpp"
 #include "gpu/prepared_kernel.hpp"
 #include "gpu/problem_setup.hpp"
-#include "runner/protocol.hpp"
 #include "tune/rebuild.hpp"
 
 namespace cl2 {

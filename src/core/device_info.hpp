@@ -28,6 +28,7 @@ struct DeviceInfo {
 
   int cc() const { return cc_major * 10 + cc_minor; }
   std::string fingerprint() const;
+  bool operator==(const DeviceInfo&) const = default;
 };
 
 void to_json(nlohmann::json& j, const DeviceInfo& d);

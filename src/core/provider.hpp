@@ -22,6 +22,9 @@ enum class Provider {
   Torch,              // "torch": torch.matmul, timed by scripts/torch_bench.py
 };
 
+// How many of the cuBLASLt heuristic's algorithms cuBLASLt-autotune times (DESIGN.md: up to 64).
+inline constexpr int kLtAutotuneAlgorithms = 64;
+
 std::string_view to_string(Provider provider);  // the stored name: "cublaslt_autotune"
 std::string_view provider_title(Provider provider);  // the name tables show: "cuBLASLt-autotune"
 // nullopt for a name that is no provider's.

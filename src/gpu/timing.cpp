@@ -77,6 +77,16 @@ TimingStats summarize(std::vector<double> samples, int calls_per_sample) {
   return s;
 }
 
+StopRule screening_stop_rule() {
+  return {.min_samples = 5, .max_samples = 60, .max_noise = 0.01, .min_seconds = 0.002,
+          .max_seconds = 0.25, .replay_target_us = 200};
+}
+
+StopRule final_stop_rule() {
+  return {.min_samples = 15, .max_samples = 400, .max_noise = 0.005, .min_seconds = 0.02,
+          .max_seconds = 0.6, .replay_target_us = 300};
+}
+
 IntervalTimer::IntervalTimer(cudaStream_t stream) : stream_(stream) {}
 IntervalTimer::~IntervalTimer() = default;
 

@@ -24,6 +24,7 @@ struct TimingStats {
   double spread_pct = 0;  // 100 * stdev / mean
   int samples = 0;
   int calls_per_sample = 0;
+  bool operator==(const TimingStats&) const = default;
 };
 
 struct StopRule {
@@ -33,7 +34,13 @@ struct StopRule {
   double min_seconds = 0.02;   // GPU time per call before the noise rule may stop
   double max_seconds = 1.5;    // wall time for the whole measurement
   double replay_target_us = 300;
+  bool operator==(const StopRule&) const = default;
 };
+
+// The named rules: a quick one to screen candidates (and cuBLASLt's algorithms), a careful one for
+// a winner against the libraries.
+StopRule screening_stop_rule();
+StopRule final_stop_rule();
 
 class IntervalTimer {
  public:

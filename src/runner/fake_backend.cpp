@@ -4,7 +4,6 @@
 // kernel with an illegal address would, FAULT = 2 makes it hang until the watchdog kills it.
 // CL2_FAKE_TRIAL_DELAY_MS slows each trial down, so a test can kill a run in the middle;
 // CL2_FAKE_TRIAL_LOG names a file that gets one line per trial request, so a test can count them.
-#include <fmt/format.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -15,45 +14,58 @@
 #include "core/device_info.hpp"
 #include "core/hash.hpp"
 #include "core/kernel_config.hpp"
-#include "runner/protocol.hpp"
 #include "runner/worker_backend.hpp"
 
 namespace cl2 {
 
 namespace {
 
-using nlohmann::json;
-
-json fake_stats(double us) {
+TimingStats fake_stats(double us) {
   TimingStats s;
   s.median_us = s.mean_us = s.min_us = s.max_us = us;
   s.spread_pct = 0.1;
   s.samples = 10;
   s.calls_per_sample = 1;
-  return to_json(s);
+  return s;
 }
 
 class FakeBackend final : public WorkerBackend {
  public:
-  json handle(const json& request) override {
-    const std::string op = request.value("op", "");
-    if (op == "hello") return {{"ok", true}, {"device", device()}};
-    if (op == "problem") return {{"ok", true}, {"max_abs_ref", {1.0, 4.0}}};
-    if (op == "baselines") {
-      json out = json::array();
-      for (const char* provider : {"cublas_tn", "cublas_nn", "cublaslt_heuristic", "cublaslt_autotune"})
-        out.push_back({{"provider", provider}, {"stats", fake_stats(50.0)}, {"max_diff", 0.0},
-                       {"detail", "fake"}});
-      return {{"ok", true}, {"baselines", out}, {"tolerance", 0.01}};
+  HelloReply hello() override { return {device()}; }
+
+  ProblemReply set_problem(const ProblemRequest&) override { return {{1.0, 4.0}}; }
+
+  BaselinesReply baselines(const BaselinesRequest&) override {
+    BaselinesReply reply{{}, 0.01};
+    for (const Provider provider : {Provider::CublasTn, Provider::CublasNn, Provider::CublasltHeuristic,
+                                    Provider::CublasltAutotune})
+      reply.baselines.push_back({provider, fake_stats(50.0), 0.0, "fake"});
+    return reply;
+  }
+
+  TrialReply trial(const TrialRequest& request) override {
+    const KernelConfig& config = request.kernel.config;
+    if (const char* log = std::getenv("CL2_FAKE_TRIAL_LOG"))
+      std::ofstream(log, std::ios::app) << config.to_json() << "\n";
+    if (const char* delay = std::getenv("CL2_FAKE_TRIAL_DELAY_MS"))
+      std::this_thread::sleep_for(std::chrono::milliseconds(std::atoi(delay)));
+    const auto fault = config.params.find("FAULT");
+    if (fault != config.params.end() && fault->second == 1) {
+      std::fputs("fake worker: simulated illegal memory access\n", stderr);
+      _exit(3);
     }
-    if (op == "trial") return trial(request);
-    if (op == "final")
-      return {{"ok", true},
-              {"max_diff", 0.0},
-              {"times", {{"ours", fake_stats(time_of(request))}, {"cublas_tn", fake_stats(50.0)},
-                         {"cublas_nn", fake_stats(51.0)}, {"cublaslt_heuristic", fake_stats(49.0)},
-                         {"cublaslt_autotune", fake_stats(48.0)}}}};
-    throw std::runtime_error(fmt::format("unknown op '{}'", op));
+    if (fault != config.params.end() && fault->second == 2)
+      for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
+    return {TrialStatus::Ok, "", 0.0, 0.01, fake_stats(time_of(config)), fake_stats(48.0)};
+  }
+
+  FinalReply final_round(const FinalRequest& request) override {
+    return {{{Provider::Ours, fake_stats(time_of(request.kernel.config))},
+             {Provider::CublasTn, fake_stats(50.0)},
+             {Provider::CublasNn, fake_stats(51.0)},
+             {Provider::CublasltHeuristic, fake_stats(49.0)},
+             {Provider::CublasltAutotune, fake_stats(48.0)}},
+            0.0};
   }
 
  private:
@@ -73,26 +85,10 @@ class FakeBackend final : public WorkerBackend {
     return d;
   }
 
-  static double time_of(const json& request) {
-    const std::string hash = content_hash(request.at("config").dump());
+  // A made-up time per configuration, the same in every run.
+  static double time_of(const KernelConfig& config) {
+    const std::string hash = content_hash(config.to_json());
     return 10.0 + double(std::stoul(hash.substr(0, 6), nullptr, 16) % 1000) / 10.0;
-  }
-
-  json trial(const json& request) {
-    if (const char* log = std::getenv("CL2_FAKE_TRIAL_LOG"))
-      std::ofstream(log, std::ios::app) << request.at("config").dump() << "\n";
-    if (const char* delay = std::getenv("CL2_FAKE_TRIAL_DELAY_MS"))
-      std::this_thread::sleep_for(std::chrono::milliseconds(std::atoi(delay)));
-    const KernelConfig config = KernelConfig::from_json(request.at("config").dump());
-    const auto fault = config.params.find("FAULT");
-    if (fault != config.params.end() && fault->second == 1) {
-      std::fputs("fake worker: simulated illegal memory access\n", stderr);
-      _exit(3);
-    }
-    if (fault != config.params.end() && fault->second == 2)
-      for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
-    return {{"ok", true}, {"status", "ok"}, {"max_diff", 0.0}, {"tolerance", 0.01},
-            {"stats", fake_stats(time_of(request))}, {"reference_stats", fake_stats(48.0)}};
   }
 };
 

@@ -20,13 +20,6 @@ namespace cl2 {
 
 namespace {
 
-using nlohmann::json;
-
-json baseline_json(const std::string& provider, const TimingStats& s, double max_diff,
-                   const std::string& detail) {
-  return {{"provider", provider}, {"stats", to_json(s)}, {"max_diff", max_diff}, {"detail", detail}};
-}
-
 class GpuBackend final : public WorkerBackend {
  public:
   explicit GpuBackend(const WorkerOptions& options)
@@ -37,29 +30,36 @@ class GpuBackend final : public WorkerBackend {
     cublas_ = std::make_unique<CublasProviders>();
   }
 
-  json handle(const json& request) override {
-    const std::string op = request.value("op", "");
-    if (op == "hello") return {{"ok", true}, {"device", device_}};
-    if (op == "problem") return set_problem(problem_from_json(request.at("problem")));
-    if (!buffers_) throw std::runtime_error("no problem set: send op=problem first");
-    if (op == "baselines") return baselines(request.value("max_algos", 64),
-                                            stop_rule_from_json(request.at("screen")),
-                                            stop_rule_from_json(request.at("final")));
-    if (op == "trial") return trial(request);
-    if (op == "final") return final_round(request);
-    throw std::runtime_error(fmt::format("unknown op '{}'", op));
-  }
+  HelloReply hello() override { return {device_}; }
 
- private:
-  json set_problem(const Problem& problem) {
+  ProblemReply set_problem(const ProblemRequest& request) override {
     checker_.reset();
     buffers_.reset();
     best_lt_.reset();
     heuristic_lt_.reset();
-    buffers_ = make_problem_buffers(problem, device_, *utility_, *cublas_, stream_);
+    buffers_ = make_problem_buffers(request.problem, device_, *utility_, *cublas_, stream_);
     checker_ = std::make_unique<OutputChecker>(*buffers_, *utility_, stream_);
-    return {{"ok", true},
-            {"max_abs_ref", {buffers_->sets[0].max_abs_ref, buffers_->sets[1].max_abs_ref}}};
+    return {{buffers_->sets[0].max_abs_ref, buffers_->sets[1].max_abs_ref}};
+  }
+
+  BaselinesReply baselines(const BaselinesRequest& request) override {
+    require_problem();
+    return baselines(request.max_algorithms, request.screen, request.final_rule);
+  }
+
+  TrialReply trial(const TrialRequest& request) override {
+    require_problem();
+    return trial(request.kernel);
+  }
+
+  FinalReply final_round(const FinalRequest& request) override {
+    require_problem();
+    return final_round(request.kernel);
+  }
+
+ private:
+  void require_problem() const {
+    if (!buffers_) throw std::runtime_error("no problem set: send op=problem first");
   }
 
   double check(const std::function<void(cudaStream_t)>& launch, int set) {
@@ -68,7 +68,7 @@ class GpuBackend final : public WorkerBackend {
 
   double tolerance(int set) const { return checker_->tolerance(set); }
 
-  json baselines(int max_algos, const StopRule& screen, const StopRule& final_rule) {
+  BaselinesReply baselines(int max_algos, const StopRule& screen, const StopRule& final_rule) {
     const Layout own = buffers_->problem.layout;
     const Layout other = own == Layout::TN ? Layout::NN : Layout::TN;
     TimedCall own_call = cublas_->gemm_ex(*buffers_, 0, own);
@@ -79,7 +79,8 @@ class GpuBackend final : public WorkerBackend {
     std::vector<TimedCall> lt_calls;
     for (const auto& algo : algorithms) lt_calls.push_back(cublas_->lt_matmul(*buffers_, 0, algo));
     std::vector<TimedCall> finals = {own_call, other_call};
-    json out = json::array();
+    BaselinesReply out;
+    out.tolerance = tolerance(0);
     double heuristic_diff = kNaN, best_diff = kNaN;
     std::size_t best = 0;
     if (!lt_calls.empty()) {
@@ -94,15 +95,15 @@ class GpuBackend final : public WorkerBackend {
       finals.push_back(lt_calls[best]);
     }
     const auto stats = timer_->interleaved(finals, final_rule);
-    out.push_back(baseline_json(fmt::format("cublas_{}", to_string(own)), stats[0], own_diff, "GemmEx"));
-    out.push_back(baseline_json(fmt::format("cublas_{}", to_string(other)), stats[1], kNaN,
-                                "GemmEx reading B in the other layout (same cost, other product)"));
+    out.baselines.push_back({cublas_gemm_ex(own), stats[0], own_diff, "GemmEx"});
+    out.baselines.push_back({cublas_gemm_ex(other), stats[1], kNaN,
+                             "GemmEx reading B in the other layout (same cost, other product)"});
     if (!lt_calls.empty()) {
-      out.push_back(baseline_json("cublaslt_heuristic", stats[2], heuristic_diff, "heuristic top-1"));
-      out.push_back(baseline_json("cublaslt_autotune", stats[3], best_diff,
-                                  fmt::format("algo #{} of {} tried", best, algorithms.size())));
+      out.baselines.push_back({Provider::CublasltHeuristic, stats[2], heuristic_diff, "heuristic top-1"});
+      out.baselines.push_back({Provider::CublasltAutotune, stats[3], best_diff,
+                               fmt::format("algo #{} of {} tried", best, algorithms.size())});
     }
-    return {{"ok", true}, {"baselines", out}, {"tolerance", tolerance(0)}};
+    return out;
   }
 
   // The library call candidates are timed against: cuBLASLt's autotuned algorithm, or cuBLAS.
@@ -111,65 +112,63 @@ class GpuBackend final : public WorkerBackend {
     return cublas_->gemm_ex(*buffers_, 0, buffers_->problem.layout);
   }
 
-  json trial(const json& request) {
-    const LaunchGeometry geometry = launch_geometry_from_json(request.at("launch"));
+  static TrialReply launch_failed(const GpuError& e) {
+    if (e.sticky) throw e;
+    return {TrialStatus::LaunchFailed, e.what()};
+  }
+
+  static TrialReply verify_failed(double max_diff, double tolerance, std::string reason) {
+    return {TrialStatus::VerifyFailed, std::move(reason), max_diff, tolerance};
+  }
+
+  TrialReply trial(const KernelRun& run) {
     std::unique_ptr<PreparedKernel> kernel;
     try {
-      kernel = std::make_unique<PreparedKernel>(request.at("cubin").get<std::string>(), geometry,
-                                                *buffers_);
+      kernel = std::make_unique<PreparedKernel>(run.cubin_path, run.launch, *buffers_);
     } catch (const GpuError& e) {
-      if (e.sticky) throw;
-      return {{"ok", true}, {"status", "launch_failed"}, {"reason", e.what()}};
+      return launch_failed(e);
     }
-    json result = {{"ok", true}};
     double worst = 0, worst_tol = 0;
     for (int set = 0; set < 2; ++set) {
       double diff;
       try {
         diff = check([&](cudaStream_t s) { kernel->launch(s, set); }, set);
       } catch (const GpuError& e) {
-        if (e.sticky) throw;
-        return {{"ok", true}, {"status", "launch_failed"}, {"reason", e.what()}};
+        return launch_failed(e);
       }
       if (set == 0) checker_->keep_output();
       const double tol = tolerance(set);
       if (!passes_verification(diff, tol))
-        return {{"ok", true}, {"status", "verify_failed"}, {"max_diff", diff}, {"tolerance", tol},
-                {"reason", fmt::format("max_diff {:.4g} above tolerance {:.4g} on input set {} "
-                                       "(uniform in [-{}, {}])",
-                                       diff, tol, set + 1, buffers_->sets[std::size_t(set)].scale / 2,
-                                       buffers_->sets[std::size_t(set)].scale / 2)}};
+        return verify_failed(diff, tol,
+                             fmt::format("max_diff {:.4g} above tolerance {:.4g} on input set {} "
+                                         "(uniform in [-{}, {}])",
+                                         diff, tol, set + 1, buffers_->sets[std::size_t(set)].scale / 2,
+                                         buffers_->sets[std::size_t(set)].scale / 2));
       if (diff / tol >= worst / std::max(worst_tol, 1e-30)) {
         worst = diff;
         worst_tol = tol;
       }
     }
-    const StopRule rule = stop_rule_from_json(request.at("stop"));
+    const StopRule& rule = run.stop;
     TimedCall ours{"ours", [&](cudaStream_t s) { kernel->launch(s, 0); }};
     const auto stats = timer_->interleaved({ours, reference_call()}, rule);
     // Many launches later the answer must still be right (split-K counters reset, no races).
     const double again = check(ours.launch, 0);
     if (!passes_verification(again, tolerance(0)))
-      return {{"ok", true}, {"status", "verify_failed"}, {"max_diff", again}, {"tolerance", tolerance(0)},
-              {"reason", fmt::format("right on the first launch, max_diff {:.4g} after {} more", again,
-                                     stats[0].samples * stats[0].calls_per_sample)}};
+      return verify_failed(again, tolerance(0),
+                           fmt::format("right on the first launch, max_diff {:.4g} after {} more", again,
+                                       stats[0].samples * stats[0].calls_per_sample));
     // Same inputs, same bits: a winner's results must not depend on timing (split-K order).
     if (const long long differing = checker_->differences_from_kept(); differing > 0)
-      return {{"ok", true}, {"status", "verify_failed"}, {"max_diff", again}, {"tolerance", tolerance(0)},
-              {"reason", fmt::format("not deterministic: {} of {} output elements differ bit for bit from "
-                                     "the first launch on the same inputs",
-                                     differing, buffers_->problem.shape.m * buffers_->problem.shape.n)}};
-    result["status"] = "ok";
-    result["max_diff"] = worst;
-    result["tolerance"] = worst_tol;
-    result["stats"] = to_json(stats[0]);
-    result["reference_stats"] = to_json(stats[1]);
-    return result;
+      return verify_failed(again, tolerance(0),
+                           fmt::format("not deterministic: {} of {} output elements differ bit for bit from "
+                                       "the first launch on the same inputs",
+                                       differing, buffers_->problem.shape.m * buffers_->problem.shape.n));
+    return {TrialStatus::Ok, "", worst, worst_tol, stats[0], stats[1]};
   }
 
-  json final_round(const json& request) {
-    const LaunchGeometry geometry = launch_geometry_from_json(request.at("launch"));
-    PreparedKernel kernel(request.at("cubin").get<std::string>(), geometry, *buffers_);
+  FinalReply final_round(const KernelRun& run) {
+    PreparedKernel kernel(run.cubin_path, run.launch, *buffers_);
     TimedCall ours{"ours", [&](cudaStream_t s) { kernel.launch(s, 0); }};
     const double diff = check(ours.launch, 0);
     if (!passes_verification(diff, tolerance(0)))
@@ -180,13 +179,12 @@ class GpuBackend final : public WorkerBackend {
                                     cublas_->gemm_ex(*buffers_, 0, other)};
     if (heuristic_lt_) calls.push_back(cublas_->lt_matmul(*buffers_, 0, *heuristic_lt_));
     if (best_lt_) calls.push_back(cublas_->lt_matmul(*buffers_, 0, *best_lt_));
-    const auto stats = timer_->interleaved(calls, stop_rule_from_json(request.at("stop")));
-    json times = {{"ours", to_json(stats[0])},
-                  {fmt::format("cublas_{}", to_string(own)), to_json(stats[1])},
-                  {fmt::format("cublas_{}", to_string(other)), to_json(stats[2])}};
-    if (heuristic_lt_) times["cublaslt_heuristic"] = to_json(stats[3]);
-    if (best_lt_) times["cublaslt_autotune"] = to_json(stats[heuristic_lt_ ? 4 : 3]);
-    return {{"ok", true}, {"times", times}, {"max_diff", diff}};
+    const auto stats = timer_->interleaved(calls, run.stop);
+    FinalReply reply{{{Provider::Ours, stats[0]}, {cublas_gemm_ex(own), stats[1]}, {cublas_gemm_ex(other), stats[2]}},
+                     diff};
+    if (heuristic_lt_) reply.times[Provider::CublasltHeuristic] = stats[3];
+    if (best_lt_) reply.times[Provider::CublasltAutotune] = stats[heuristic_lt_ ? 4 : 3];
+    return reply;
   }
 
   static constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();

@@ -1,5 +1,10 @@
 #include "runner/protocol.hpp"
 
+#include <fmt/format.h>
+
+#include <cmath>
+#include <stdexcept>
+
 namespace cl2 {
 
 using nlohmann::json;
@@ -82,14 +87,150 @@ TimingStats timing_stats_from_json(const json& j) {
   return s;
 }
 
-StopRule screening_stop_rule() {
-  return {.min_samples = 5, .max_samples = 60, .max_noise = 0.01, .min_seconds = 0.002,
-          .max_seconds = 0.25, .replay_target_us = 200};
+namespace {
+
+constexpr const char* kHello = "hello";
+constexpr const char* kProblem = "problem";
+constexpr const char* kBaselines = "baselines";
+constexpr const char* kTrial = "trial";
+constexpr const char* kFinal = "final";
+constexpr const char* kQuit = "quit";
+
+// Not measured (NaN) travels as null; nlohmann would write null too, but only by accident.
+json number_or_null(double value) { return std::isfinite(value) ? json(value) : json(nullptr); }
+
+double number_or_nan(const json& j, const char* key) {
+  const auto it = j.find(key);
+  return it != j.end() && it->is_number() ? it->get<double>() : kNotMeasured;
 }
 
-StopRule final_stop_rule() {
-  return {.min_samples = 15, .max_samples = 400, .max_noise = 0.005, .min_seconds = 0.02,
-          .max_seconds = 0.6, .replay_target_us = 300};
+json to_json(const KernelRun& run) {
+  return {{"cubin", run.cubin_path},
+          {"launch", to_json(run.launch)},
+          {"config", json::parse(run.config.to_json())},
+          {"stop", to_json(run.stop)}};
+}
+
+KernelRun kernel_run_from_json(const json& j) {
+  return {j.at("cubin").get<std::string>(), launch_geometry_from_json(j.at("launch")),
+          KernelConfig::from_json(j.at("config").dump()), stop_rule_from_json(j.at("stop"))};
+}
+
+json with_op(const char* op, json body = json::object()) {
+  body["op"] = op;
+  return body;
+}
+
+json ok_reply(json body = json::object()) {
+  body["ok"] = true;
+  return body;
+}
+
+json request_json(const HelloRequest&) { return with_op(kHello); }
+json request_json(const ProblemRequest& r) { return with_op(kProblem, {{"problem", to_json(r.problem)}}); }
+json request_json(const BaselinesRequest& r) {
+  return with_op(kBaselines, {{"max_algos", r.max_algorithms},
+                              {"screen", to_json(r.screen)},
+                              {"final", to_json(r.final_rule)}});
+}
+json request_json(const TrialRequest& r) { return with_op(kTrial, to_json(r.kernel)); }
+json request_json(const FinalRequest& r) { return with_op(kFinal, to_json(r.kernel)); }
+json request_json(const QuitRequest&) { return with_op(kQuit); }
+
+}  // namespace
+
+json to_json(const WorkerRequest& request) {
+  return std::visit([](const auto& r) { return request_json(r); }, request);
+}
+
+WorkerRequest worker_request_from_json(const json& j) {
+  const std::string op = j.value("op", "");
+  if (op == kHello) return HelloRequest{};
+  if (op == kProblem) return ProblemRequest{problem_from_json(j.at("problem"))};
+  if (op == kBaselines)
+    return BaselinesRequest{j.at("max_algos").get<int>(), stop_rule_from_json(j.at("screen")),
+                            stop_rule_from_json(j.at("final"))};
+  if (op == kTrial) return TrialRequest{kernel_run_from_json(j)};
+  if (op == kFinal) return FinalRequest{kernel_run_from_json(j)};
+  if (op == kQuit) return QuitRequest{};
+  throw std::runtime_error(fmt::format("unknown op '{}'", op));
+}
+
+json to_json(const HelloReply& reply) { return ok_reply({{"device", reply.device}}); }
+
+HelloReply hello_reply_from_json(const json& j) { return {j.at("device").get<DeviceInfo>()}; }
+
+json to_json(const ProblemReply& reply) { return ok_reply({{"max_abs_ref", reply.max_abs_reference}}); }
+
+ProblemReply problem_reply_from_json(const json& j) {
+  return {j.at("max_abs_ref").get<std::array<double, 2>>()};
+}
+
+json to_json(const BaselinesReply& reply) {
+  json baselines = json::array();
+  for (const auto& b : reply.baselines)
+    baselines.push_back({{"provider", std::string(to_string(b.provider))},
+                         {"stats", to_json(b.stats)},
+                         {"max_diff", number_or_null(b.max_diff)},
+                         {"detail", b.detail}});
+  return ok_reply({{"baselines", baselines}, {"tolerance", reply.tolerance}});
+}
+
+BaselinesReply baselines_reply_from_json(const json& j) {
+  BaselinesReply reply;
+  for (const auto& b : j.at("baselines"))
+    reply.baselines.push_back({parse_provider(b.at("provider").get<std::string>()),
+                               timing_stats_from_json(b.at("stats")), number_or_nan(b, "max_diff"),
+                               b.value("detail", "")});
+  reply.tolerance = j.at("tolerance").get<double>();
+  return reply;
+}
+
+json to_json(const TrialReply& reply) {
+  json body = {{"status", std::string(to_string(reply.status))},
+               {"max_diff", number_or_null(reply.max_diff)},
+               {"tolerance", number_or_null(reply.tolerance)}};
+  if (!reply.reason.empty()) body["reason"] = reply.reason;
+  if (reply.status == TrialStatus::Ok) {
+    body["stats"] = to_json(reply.stats);
+    body["reference_stats"] = to_json(reply.reference_stats);
+  }
+  return ok_reply(std::move(body));
+}
+
+TrialReply trial_reply_from_json(const json& j) {
+  TrialReply reply;
+  reply.status = parse_trial_status(j.at("status").get<std::string>());
+  reply.reason = j.value("reason", "");
+  reply.max_diff = number_or_nan(j, "max_diff");
+  reply.tolerance = number_or_nan(j, "tolerance");
+  if (reply.status == TrialStatus::Ok) {
+    reply.stats = timing_stats_from_json(j.at("stats"));
+    reply.reference_stats = timing_stats_from_json(j.at("reference_stats"));
+  }
+  return reply;
+}
+
+json to_json(const FinalReply& reply) {
+  json times = json::object();
+  for (const auto& [provider, stats] : reply.times) times[std::string(to_string(provider))] = to_json(stats);
+  return ok_reply({{"times", times}, {"max_diff", number_or_null(reply.max_diff)}});
+}
+
+FinalReply final_reply_from_json(const json& j) {
+  FinalReply reply;
+  for (const auto& [name, stats] : j.at("times").items())
+    reply.times[parse_provider(name)] = timing_stats_from_json(stats);
+  reply.max_diff = number_or_nan(j, "max_diff");
+  return reply;
+}
+
+json to_json(const FailureReply& reply) {
+  return {{"ok", false}, {"error", reply.error}, {"user_error", reply.user_error}, {"sticky", reply.sticky}};
+}
+
+FailureReply failure_reply_from_json(const json& j) {
+  return {j.value("error", ""), j.value("user_error", false), j.value("sticky", false)};
 }
 
 }  // namespace cl2

@@ -1,16 +1,144 @@
 #pragma once
 // Messages between the tuning parent and its GPU worker process: one JSON object per line on the
-// worker's stdin (requests) and on a private copy of its stdout (replies). Requests carry an
-// "op": hello, problem, baselines, trial, final, quit. Every reply has "ok"; a failed request has
-// "error" (and "user_error": true when the user can fix it, e.g. a shape too large for memory).
+// worker's stdin (requests) and on a private copy of its stdout (replies). A request is one of the
+// structs below, told apart on the wire by its "op": hello, problem, baselines, trial, final, quit.
+// Every reply has "ok": true with the request's own reply, or false with a FailureReply.
+// Both sides convert only through the functions here, so the two cannot disagree on a field.
+#include <array>
+#include <map>
 #include <nlohmann/json.hpp>
+#include <string>
+#include <variant>
+#include <vector>
 
+#include "core/device_info.hpp"
+#include "core/kernel_config.hpp"
 #include "core/problem.hpp"
+#include "core/provider.hpp"
+#include "db/records.hpp"
 #include "gpu/timing.hpp"
 #include "search/candidates.hpp"
 
 namespace cl2 {
 
+// "hello": which device the worker holds.
+struct HelloRequest {
+  bool operator==(const HelloRequest&) const = default;
+};
+
+// "problem": allocate the problem's inputs and compute their references (forgets the last one).
+struct ProblemRequest {
+  Problem problem;
+  bool operator==(const ProblemRequest&) const = default;
+};
+
+// "baselines": choose cuBLASLt's algorithms (up to max_algorithms screened under `screen`), then
+// time every library call side by side under `final_rule`.
+struct BaselinesRequest {
+  int max_algorithms = kLtAutotuneAlgorithms;
+  StopRule screen;
+  StopRule final_rule;
+  bool operator==(const BaselinesRequest&) const = default;
+};
+
+// A compiled candidate and how long to time it.
+struct KernelRun {
+  std::string cubin_path;
+  LaunchGeometry launch;
+  KernelConfig config;  // for the logs and the fake worker; the cubin is what runs
+  StopRule stop;
+  bool operator==(const KernelRun&) const = default;
+};
+
+// "trial": verify one candidate and time it against the library call candidates are judged by.
+struct TrialRequest {
+  KernelRun kernel;
+  bool operator==(const TrialRequest&) const = default;
+};
+
+// "final": verify the winner again and time it side by side with every library call.
+struct FinalRequest {
+  KernelRun kernel;
+  bool operator==(const FinalRequest&) const = default;
+};
+
+// "quit": the worker exits.
+struct QuitRequest {
+  bool operator==(const QuitRequest&) const = default;
+};
+
+using WorkerRequest =
+    std::variant<HelloRequest, ProblemRequest, BaselinesRequest, TrialRequest, FinalRequest, QuitRequest>;
+
+nlohmann::json to_json(const WorkerRequest& request);
+// Throws std::runtime_error for an unknown op and nlohmann::json::exception for a missing field.
+WorkerRequest worker_request_from_json(const nlohmann::json& j);
+
+struct HelloReply {
+  DeviceInfo device;
+  bool operator==(const HelloReply&) const = default;
+};
+
+struct ProblemReply {
+  std::array<double, 2> max_abs_reference{};  // per input set
+  bool operator==(const ProblemReply&) const = default;
+};
+
+struct BaselineTiming {
+  Provider provider = Provider::CublasTn;
+  TimingStats stats;
+  double max_diff = kNotMeasured;  // not measured for cuBLAS reading B in the other layout
+  std::string detail;
+  bool operator==(const BaselineTiming&) const = default;
+};
+
+struct BaselinesReply {
+  std::vector<BaselineTiming> baselines;
+  double tolerance = 0;  // of input set 1, which the baselines are checked on
+  bool operator==(const BaselinesReply&) const = default;
+};
+
+struct TrialReply {
+  TrialStatus status = TrialStatus::Ok;  // Ok, VerifyFailed or LaunchFailed
+  std::string reason;                    // why it failed; empty when Ok
+  double max_diff = kNotMeasured;        // worst input set's when Ok; the failing one's otherwise
+  double tolerance = kNotMeasured;
+  TimingStats stats{};                   // Ok only: the candidate's,
+  TimingStats reference_stats{};         // and the library call's, timed side by side
+  bool operator==(const TrialReply&) const = default;
+};
+
+struct FinalReply {
+  std::map<Provider, TimingStats> times;  // ours and every library call timed
+  double max_diff = kNotMeasured;
+  bool operator==(const FinalReply&) const = default;
+};
+
+// The answer to any request that failed.
+struct FailureReply {
+  std::string error;
+  bool user_error = false;  // the user can fix it (e.g. a shape too large for the GPU's memory)
+  bool sticky = false;      // a CUDA error that leaves the context unusable: the worker exits
+  bool operator==(const FailureReply&) const = default;
+};
+
+nlohmann::json to_json(const HelloReply& reply);
+nlohmann::json to_json(const ProblemReply& reply);
+nlohmann::json to_json(const BaselinesReply& reply);
+nlohmann::json to_json(const TrialReply& reply);
+nlohmann::json to_json(const FinalReply& reply);
+nlohmann::json to_json(const FailureReply& reply);
+
+// Each throws nlohmann::json::exception for a missing field, std::invalid_argument for an unknown
+// provider or trial status.
+HelloReply hello_reply_from_json(const nlohmann::json& j);
+ProblemReply problem_reply_from_json(const nlohmann::json& j);
+BaselinesReply baselines_reply_from_json(const nlohmann::json& j);
+TrialReply trial_reply_from_json(const nlohmann::json& j);
+FinalReply final_reply_from_json(const nlohmann::json& j);
+FailureReply failure_reply_from_json(const nlohmann::json& j);
+
+// The parts the messages are made of.
 nlohmann::json to_json(const LaunchGeometry& geometry);
 LaunchGeometry launch_geometry_from_json(const nlohmann::json& j);
 
@@ -22,9 +150,5 @@ StopRule stop_rule_from_json(const nlohmann::json& j);
 
 nlohmann::json to_json(const TimingStats& stats);
 TimingStats timing_stats_from_json(const nlohmann::json& j);
-
-// Stop rules: a quick one to screen candidates, a careful one for the winner against the libraries.
-StopRule screening_stop_rule();
-StopRule final_stop_rule();
 
 }  // namespace cl2

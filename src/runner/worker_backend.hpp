@@ -2,17 +2,22 @@
 // What answers the worker's requests: the GPU backend, or a fake one that lets the CPU tests drive
 // the whole tuning loop (process management, resume, fault recovery) without a GPU.
 #include <memory>
-#include <nlohmann/json.hpp>
 #include <string>
+
+#include "runner/protocol.hpp"
 
 namespace cl2 {
 
+// One method per request of protocol.hpp. Each throws GpuError on CUDA failures (a sticky one
+// ends the worker after its reply) and UserError for what the user can fix.
 class WorkerBackend {
  public:
   virtual ~WorkerBackend() = default;
-  // Answers one request (see protocol.hpp). Throws GpuError on CUDA failures; a sticky one ends
-  // the worker after its reply.
-  virtual nlohmann::json handle(const nlohmann::json& request) = 0;
+  virtual HelloReply hello() = 0;
+  virtual ProblemReply set_problem(const ProblemRequest& request) = 0;
+  virtual BaselinesReply baselines(const BaselinesRequest& request) = 0;
+  virtual TrialReply trial(const TrialRequest& request) = 0;
+  virtual FinalReply final_round(const FinalRequest& request) = 0;
 };
 
 struct WorkerOptions {

@@ -39,6 +39,18 @@ bool write_all(int fd, const std::string& bytes) {
 
 }  // namespace
 
+bool WorkerReply::succeeded() const { return answered && body.value("ok", false); }
+
+std::string WorkerReply::error() const {
+  if (!answered || succeeded()) return failure;
+  const std::string error = failure_reply_from_json(body).error;
+  return error.empty() ? failure : error;
+}
+
+bool WorkerReply::user_error() const {
+  return answered && !succeeded() && failure_reply_from_json(body).user_error;
+}
+
 WorkerClient::WorkerClient(WorkerOptions options) : options_(std::move(options)) {
   // A worker that dies mid-write must not kill the parent with SIGPIPE.
   signal(SIGPIPE, SIG_IGN);
@@ -109,7 +121,7 @@ std::string WorkerClient::reap(bool kill_first) {
 void WorkerClient::stop(bool force) {
   if (pid_ <= 0) return;
   if (!force) {
-    write_all(to_worker_, "{\"op\":\"quit\"}\n");
+    write_all(to_worker_, to_json(QuitRequest{}).dump() + "\n");
     for (int i = 0; i < 50; ++i) {  // up to 5 s to tear the CUDA context down
       if (waitpid(pid_, nullptr, WNOHANG) == pid_) {
         close(to_worker_);
@@ -123,7 +135,7 @@ void WorkerClient::stop(bool force) {
   reap(true);
 }
 
-WorkerReply WorkerClient::request(const nlohmann::json& request, double timeout_seconds) {
+WorkerReply WorkerClient::request(const WorkerRequest& request, double timeout_seconds) {
   if (pid_ <= 0) start();
   WorkerReply reply;
   auto lose = [&](bool kill_first, const std::string& why) {
@@ -133,7 +145,7 @@ WorkerReply WorkerClient::request(const nlohmann::json& request, double timeout_
     reply.failure = fmt::format("{} (worker {}){}", why, how, tail.empty() ? "" : ": " + tail);
     return reply;
   };
-  if (!write_all(to_worker_, request.dump() + "\n")) return lose(true, "worker stopped reading");
+  if (!write_all(to_worker_, to_json(request).dump() + "\n")) return lose(true, "worker stopped reading");
   const auto deadline = std::chrono::steady_clock::now() +
                         std::chrono::milliseconds(long(timeout_seconds * 1000));
   for (;;) {
@@ -142,10 +154,10 @@ WorkerReply WorkerClient::request(const nlohmann::json& request, double timeout_
       pending_.erase(0, newline + 1);
       reply.answered = true;
       reply.body = nlohmann::json::parse(line);
-      if (reply.body.value("sticky", false)) {
+      if (!reply.succeeded()) {
         // The worker exits after a sticky error; collect it now so the next request starts anew.
-        const std::string error = reply.body.value("error", "");
-        lose(false, error);
+        const FailureReply failed = failure_reply_from_json(reply.body);
+        if (failed.sticky) lose(false, failed.error);
       }
       return reply;
     }

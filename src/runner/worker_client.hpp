@@ -9,16 +9,24 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "runner/protocol.hpp"
 #include "runner/worker_backend.hpp"
 
 namespace cl2 {
 
 struct WorkerReply {
   bool answered = false;     // a reply line arrived
-  nlohmann::json body;       // the reply (when answered)
+  nlohmann::json body;       // the reply (when answered): the request's reply or a FailureReply
   bool worker_lost = false;  // the worker died, hung, or hit a sticky error: it is gone now
   bool timed_out = false;
   std::string failure;       // why it was lost, with the tail of its stderr
+
+  // Answered with "ok": the body is the request's own reply.
+  bool succeeded() const;
+  // Why the request failed: the worker's error where it answered, else why it was lost.
+  std::string error() const;
+  // The worker answered that the user can fix it (e.g. a shape too large for the GPU's memory).
+  bool user_error() const;
 };
 
 class WorkerClient {
@@ -28,7 +36,7 @@ class WorkerClient {
   WorkerClient(const WorkerClient&) = delete;
   WorkerClient& operator=(const WorkerClient&) = delete;
 
-  WorkerReply request(const nlohmann::json& request, double timeout_seconds);
+  WorkerReply request(const WorkerRequest& request, double timeout_seconds);
   bool running() const { return pid_ > 0; }
   int restarts() const { return starts_ > 0 ? starts_ - 1 : 0; }
 

@@ -18,6 +18,23 @@ void send(FILE* out, const nlohmann::json& reply) {
   std::fflush(out);
 }
 
+template <class... Handlers>
+struct Overloaded : Handlers... {
+  using Handlers::operator()...;
+};
+
+// The backend's reply to one request other than quit.
+nlohmann::json answer(WorkerBackend& backend, const WorkerRequest& request) {
+  return std::visit(
+      Overloaded{[&](const HelloRequest&) { return to_json(backend.hello()); },
+                 [&](const ProblemRequest& r) { return to_json(backend.set_problem(r)); },
+                 [&](const BaselinesRequest& r) { return to_json(backend.baselines(r)); },
+                 [&](const TrialRequest& r) { return to_json(backend.trial(r)); },
+                 [&](const FinalRequest& r) { return to_json(backend.final_round(r)); },
+                 [&](const QuitRequest&) -> nlohmann::json { throw std::logic_error("quit has no reply"); }},
+      request);
+}
+
 }  // namespace
 
 int run_worker(const WorkerOptions& options) {
@@ -29,7 +46,7 @@ int run_worker(const WorkerOptions& options) {
   try {
     backend = options.fake ? make_fake_backend(options) : make_gpu_backend(options);
   } catch (const std::exception& e) {
-    send(out, {{"ok", false}, {"error", e.what()}});
+    send(out, to_json(FailureReply{e.what()}));
     return 1;
   }
   std::string line;
@@ -38,22 +55,23 @@ int run_worker(const WorkerOptions& options) {
     try {
       request = nlohmann::json::parse(line);
     } catch (const nlohmann::json::exception& e) {
-      send(out, {{"ok", false}, {"error", fmt::format("bad request: {}", e.what())}});
+      send(out, to_json(FailureReply{fmt::format("bad request: {}", e.what())}));
       continue;
     }
-    if (request.value("op", "") == "quit") break;
     try {
-      send(out, backend->handle(request));
+      const WorkerRequest typed = worker_request_from_json(request);
+      if (std::holds_alternative<QuitRequest>(typed)) break;
+      send(out, answer(*backend, typed));
     } catch (const GpuError& e) {
-      send(out, {{"ok", false}, {"error", e.what()}, {"sticky", e.sticky}});
+      send(out, to_json(FailureReply{e.what(), false, e.sticky}));
       if (e.sticky) {
         std::fflush(nullptr);
         _exit(3);  // the CUDA context is unusable; the parent starts a new worker
       }
     } catch (const UserError& e) {
-      send(out, {{"ok", false}, {"error", e.what()}, {"user_error", true}});
+      send(out, to_json(FailureReply{e.what(), true}));
     } catch (const std::exception& e) {
-      send(out, {{"ok", false}, {"error", e.what()}});
+      send(out, to_json(FailureReply{e.what()}));
     }
   }
   return 0;

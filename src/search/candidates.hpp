@@ -17,6 +17,7 @@ namespace cl2 {
 struct TensorMapBox {
   std::string operand;  // "a", "b" or "c"
   int box_inner = 0, box_outer = 0, swizzle_bytes = 0;
+  bool operator==(const TensorMapBox&) const = default;
 };
 
 struct LaunchGeometry {
@@ -27,6 +28,7 @@ struct LaunchGeometry {
   std::int64_t workspace_bytes = 0;
   std::vector<TensorMapBox> tensor_maps;
   std::map<std::string, std::int64_t> runtime;  // Cl2GemmParams field -> value
+  bool operator==(const LaunchGeometry&) const = default;
 };
 
 struct Candidate {

@@ -12,12 +12,7 @@ namespace cl2 {
 
 namespace {
 
-using nlohmann::json;
 using Clock = std::chrono::steady_clock;
-
-double number(const json& j, const char* key) {
-  return j.contains(key) && j[key].is_number() ? j[key].get<double>() : kNotMeasured;
-}
 
 KernelRecord kernel_record(const BuiltCandidate& b) {
   KernelRecord k;
@@ -34,12 +29,8 @@ KernelRecord kernel_record(const BuiltCandidate& b) {
   return k;
 }
 
-json kernel_request(const char* op, const BuiltCandidate& b, const StopRule& rule) {
-  return {{"op", op},
-          {"cubin", b.compiled.cubin_path},
-          {"launch", to_json(b.candidate.launch)},
-          {"config", json::parse(b.candidate.config.to_json())},
-          {"stop", to_json(rule)}};
+KernelRun kernel_run(const BuiltCandidate& b, const StopRule& rule) {
+  return {b.compiled.cubin_path, b.candidate.launch, b.candidate.config, rule};
 }
 
 // Makes sure the worker holds `problem` and has measured its baselines (a fresh worker after a
@@ -47,31 +38,28 @@ json kernel_request(const char* op, const BuiltCandidate& b, const StopRule& rul
 void prepare_worker(TuneSession& s, const Problem& problem) {
   if (s.worker_problem && *s.worker_problem == problem && s.worker->running()) return;
   s.worker_problem.reset();
-  WorkerReply reply = ask_worker(s, {{"op", "problem"}, {"problem", to_json(problem)}}, 900);
-  if (!reply.answered || !reply.body.value("ok", false)) {
-    const std::string why = reply.answered ? reply.body.value("error", "") : reply.failure;
-    if (reply.answered && reply.body.value("user_error", false)) throw UserError(why);
+  WorkerReply reply = ask_worker(s, ProblemRequest{problem}, 900);
+  if (!reply.succeeded()) {
+    if (reply.user_error()) throw UserError(reply.error());
     throw std::runtime_error(fmt::format("shape {}: worker could not set up the problem: {}",
-                                         problem.text(), why));
+                                         problem.text(), reply.error()));
   }
-  reply = ask_worker(s, {{"op", "baselines"}, {"max_algos", 64}, {"screen", to_json(screening_stop_rule())},
-                         {"final", to_json(final_stop_rule())}}, 900);
-  if (!reply.answered || !reply.body.value("ok", false))
-    throw std::runtime_error(fmt::format("shape {}: baselines failed: {}", problem.text(),
-                                         reply.answered ? reply.body.value("error", "") : reply.failure));
+  reply = ask_worker(s, BaselinesRequest{kLtAutotuneAlgorithms, screening_stop_rule(), final_stop_rule()}, 900);
+  if (!reply.succeeded())
+    throw std::runtime_error(fmt::format("shape {}: baselines failed: {}", problem.text(), reply.error()));
+  const BaselinesReply baselines = baselines_reply_from_json(reply.body);
   s.db->transaction([&] {
-    for (const auto& b : reply.body.at("baselines")) {
+    for (const auto& b : baselines.baselines) {
       BaselineRecord record;
       record.device_id = s.device_id;
       record.run_id = s.run_id;
       record.problem = problem;
-      record.provider = parse_provider(b.at("provider").get<std::string>());
-      const TimingStats stats = timing_stats_from_json(b.at("stats"));
-      record.time_us = stats.median_us;
-      record.spread_pct = stats.spread_pct;
-      record.samples = stats.samples;
-      record.max_diff = number(b, "max_diff");
-      record.detail = b.value("detail", "");
+      record.provider = b.provider;
+      record.time_us = b.stats.median_us;
+      record.spread_pct = b.stats.spread_pct;
+      record.samples = b.stats.samples;
+      record.max_diff = b.max_diff;
+      record.detail = b.detail;
       s.db->upsert_baseline(record);
     }
   });
@@ -97,29 +85,28 @@ TrialRecord run_trial(TuneSession& s, const Problem& problem, const BuiltCandida
   }
   prepare_worker(s, problem);
   const WorkerReply reply =
-      ask_worker(s, kernel_request("trial", b, screening_stop_rule()), s.options.watchdog_seconds);
+      ask_worker(s, TrialRequest{kernel_run(b, screening_stop_rule())}, s.options.watchdog_seconds);
   if (!reply.answered || reply.worker_lost) {
     s.worker_problem.reset();
     t.status = reply.timed_out ? TrialStatus::Timeout : TrialStatus::Fault;
-    t.reason = reply.answered ? reply.body.value("error", reply.failure) : reply.failure;
+    t.reason = reply.error();
     return t;
   }
-  const json& r = reply.body;
-  if (!r.value("ok", false)) {
+  if (!reply.succeeded()) {
     t.status = TrialStatus::LaunchFailed;
-    t.reason = r.value("error", "worker error");
+    t.reason = reply.error();
     return t;
   }
-  t.status = parse_trial_status(r.at("status").get<std::string>());
-  t.reason = r.value("reason", "");
-  t.max_diff = number(r, "max_diff");
-  t.tolerance = number(r, "tolerance");
+  const TrialReply r = trial_reply_from_json(reply.body);
+  t.status = r.status;
+  t.reason = r.reason;
+  t.max_diff = r.max_diff;
+  t.tolerance = r.tolerance;
   if (t.status == TrialStatus::Ok) {
-    const TimingStats stats = timing_stats_from_json(r.at("stats"));
-    t.time_us = stats.median_us;
-    t.spread_pct = stats.spread_pct;
-    t.samples = stats.samples;
-    t.reference_us = timing_stats_from_json(r.at("reference_stats")).median_us;
+    t.time_us = r.stats.median_us;
+    t.spread_pct = r.stats.spread_pct;
+    t.samples = r.stats.samples;
+    t.reference_us = r.reference_stats.median_us;
   }
   return t;
 }
@@ -139,7 +126,7 @@ const TrialRecord* best_trial(const std::vector<TrialRecord>& trials) {
 
 }  // namespace
 
-WorkerReply ask_worker(TuneSession& s, const json& request, double timeout_seconds) {
+WorkerReply ask_worker(TuneSession& s, const WorkerRequest& request, double timeout_seconds) {
   return s.worker->request(request, timeout_seconds);
 }
 
@@ -216,16 +203,17 @@ ShapeOutcome tune_problem(TuneSession& s, const Problem& problem,
   for (std::size_t i = 0; i < candidates.size(); ++i)
     if (kernel_ids[i] == best->kernel_id) winner = &candidates[i];
   prepare_worker(s, problem);
-  const WorkerReply reply = ask_worker(s, kernel_request("final", *winner, final_stop_rule()),
-                                       s.options.watchdog_seconds * 2);
-  if (!reply.answered || !reply.body.value("ok", false)) {
+  const WorkerReply reply =
+      ask_worker(s, FinalRequest{kernel_run(*winner, final_stop_rule())}, s.options.watchdog_seconds * 2);
+  if (!reply.succeeded()) {
     s.worker_problem.reset();
-    outcome.failure = "final timing failed: " + (reply.answered ? reply.body.value("error", "") : reply.failure);
+    outcome.failure = "final timing failed: " + reply.error();
     return outcome;
   }
-  const json& times = reply.body.at("times");
-  auto median = [&](const char* key) {
-    return times.contains(key) ? timing_stats_from_json(times[key]).median_us : kNotMeasured;
+  const FinalReply final_times = final_reply_from_json(reply.body);
+  auto median = [&](Provider provider) {
+    const auto it = final_times.times.find(provider);
+    return it != final_times.times.end() ? it->second.median_us : kNotMeasured;
   };
   WinnerRecord w;
   w.device_id = s.device_id;
@@ -233,14 +221,14 @@ ShapeOutcome tune_problem(TuneSession& s, const Problem& problem,
   w.problem = problem;
   w.kernel_id = best->kernel_id;
   w.trial_id = best->id;
-  const TimingStats ours = timing_stats_from_json(times.at("ours"));
+  const TimingStats& ours = final_times.times.at(Provider::Ours);
   w.time_us = ours.median_us;
   w.spread_pct = ours.spread_pct;
-  w.max_diff = number(reply.body, "max_diff");
-  w.cublas_nn_us = median("cublas_nn");
-  w.cublas_tn_us = median("cublas_tn");
-  w.cublaslt_heuristic_us = median("cublaslt_heuristic");
-  w.cublaslt_autotune_us = median("cublaslt_autotune");
+  w.max_diff = final_times.max_diff;
+  w.cublas_nn_us = median(Provider::CublasNn);
+  w.cublas_tn_us = median(Provider::CublasTn);
+  w.cublaslt_heuristic_us = median(Provider::CublasltHeuristic);
+  w.cublaslt_autotune_us = median(Provider::CublasltAutotune);
   w.candidates_timed = int(std::count_if(trials.begin(), trials.end(),
                                          [](const TrialRecord& t) { return t.status == TrialStatus::Ok; }));
   s.db->put_winner(w);

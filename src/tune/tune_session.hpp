@@ -46,6 +46,6 @@ ShapeOutcome tune_problem(TuneSession& session, const Problem& problem,
                           const std::vector<BuiltCandidate>& candidates, double shape_budget_seconds);
 
 // Sends `request` to the worker; on a lost worker, records nothing and returns the reply as is.
-WorkerReply ask_worker(TuneSession& session, const nlohmann::json& request, double timeout_seconds);
+WorkerReply ask_worker(TuneSession& session, const WorkerRequest& request, double timeout_seconds);
 
 }  // namespace cl2

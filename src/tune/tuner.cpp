@@ -143,13 +143,12 @@ std::unique_ptr<TuneSession> start_session(const TuneOptions& options, int devic
   auto s = std::unique_ptr<TuneSession>(new TuneSession{options});
   s->compiler = std::make_unique<KernelCompiler>(options.cache_dir);
   s->worker = std::make_unique<WorkerClient>(WorkerOptions{device, options.cache_dir, options.fake_gpu});
-  const WorkerReply hello = ask_worker(*s, {{"op", "hello"}}, 120);
-  if (!hello.answered || !hello.body.value("ok", false)) {
-    const std::string why = hello.answered ? hello.body.value("error", "") : hello.failure;
-    if (hello.answered && hello.body.value("user_error", false)) throw UserError(why);
-    throw std::runtime_error(fmt::format("the GPU worker for device {} did not start: {}", device, why));
+  const WorkerReply hello = ask_worker(*s, HelloRequest{}, 120);
+  if (!hello.succeeded()) {
+    if (hello.user_error()) throw UserError(hello.error());
+    throw std::runtime_error(fmt::format("the GPU worker for device {} did not start: {}", device, hello.error()));
   }
-  s->device = hello.body.at("device").get<DeviceInfo>();
+  s->device = hello_reply_from_json(hello.body).device;
   s->limits = device_limits(s->device);
   return s;
 }

@@ -1,0 +1,139 @@
+// The worker's requests and replies survive the trip through a JSON line unchanged: every struct of
+// runner/protocol.hpp is written, dumped, parsed and read back equal. Not-measured values (NaN)
+// travel as null and come back as NaN; an unknown op or provider is refused.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <stdexcept>
+
+#include "runner/protocol.hpp"
+
+using namespace cl2;
+using nlohmann::json;
+
+namespace {
+
+// What the pipe does to a message: one line of text, parsed on the other side.
+json over_the_wire(const json& message) { return json::parse(message.dump()); }
+
+TimingStats stats(double median_us) {
+  return {median_us, median_us + 0.25, median_us - 0.5, median_us + 1.5, 0.75, 17, 42};
+}
+
+StopRule rule(int min_samples) {
+  return {.min_samples = min_samples, .max_samples = 77, .max_noise = 0.0125, .min_seconds = 0.003,
+          .max_seconds = 0.5, .replay_target_us = 250};
+}
+
+KernelRun kernel_run() {
+  KernelRun run;
+  run.cubin_path = "/cache/ab/cdef.cubin";
+  run.launch.threads = 384;
+  run.launch.grid = {132, 1, 1};
+  run.launch.cluster = {2, 1, 1};
+  run.launch.smem_bytes = 200704;
+  run.launch.workspace_bytes = 4096;
+  run.launch.tensor_maps = {{"a", 64, 128, 128}, {"b", 64, 256, 128}};
+  run.launch.runtime = {{"k_blocks_per_split", 16}, {"tiles_m", 32}};
+  run.config = {"sm90", {{"BM", 128}, {"BN", 256}, {"STAGES", 4}}};
+  run.stop = rule(5);
+  return run;
+}
+
+WorkerRequest request_round_trip(const WorkerRequest& request) {
+  return worker_request_from_json(over_the_wire(to_json(request)));
+}
+
+}  // namespace
+
+TEST(WorkerProtocol, EveryRequestRoundTrips) {
+  const std::vector<WorkerRequest> requests = {
+      HelloRequest{},
+      ProblemRequest{{{3000, 4096, 77}, Layout::NN, Accum::F16}},
+      BaselinesRequest{12, rule(5), rule(15)},
+      TrialRequest{kernel_run()},
+      FinalRequest{kernel_run()},
+      QuitRequest{},
+  };
+  for (const auto& request : requests) {
+    EXPECT_EQ(request_round_trip(request), request) << to_json(request).dump();
+  }
+  // Trial and final carry the same fields; the op alone tells them apart.
+  EXPECT_TRUE(std::holds_alternative<FinalRequest>(request_round_trip(FinalRequest{kernel_run()})));
+}
+
+TEST(WorkerProtocol, RequestsSayTheirOp) {
+  EXPECT_EQ(to_json(HelloRequest{}).at("op"), "hello");
+  EXPECT_EQ(to_json(TrialRequest{kernel_run()}).at("op"), "trial");
+  EXPECT_EQ(to_json(QuitRequest{}).at("op"), "quit");
+  EXPECT_THROW(worker_request_from_json(json{{"op", "launch"}}), std::runtime_error);
+  EXPECT_THROW(worker_request_from_json(json{{"op", "problem"}}), json::exception);
+}
+
+TEST(WorkerProtocol, HelloAndProblemRepliesRoundTrip) {
+  HelloReply hello;
+  hello.device.name = "NVIDIA H200";
+  hello.device.cc_major = 9;
+  hello.device.num_sms = 132;
+  hello.device.l2_bytes = 60 << 20;
+  hello.device.driver_version = "13.0";
+  EXPECT_EQ(hello_reply_from_json(over_the_wire(to_json(hello))), hello);
+
+  const ProblemReply problem{{1.5, 6.25}};
+  EXPECT_EQ(problem_reply_from_json(over_the_wire(to_json(problem))), problem);
+}
+
+TEST(WorkerProtocol, BaselinesReplyRoundTripsWithUnmeasuredDiffs) {
+  const BaselinesReply reply{{{Provider::CublasTn, stats(50), 0.001, "GemmEx"},
+                              {Provider::CublasNn, stats(51), 0.0, "GemmEx reading B in the other layout"},
+                              {Provider::CublasltHeuristic, stats(49), 0.002, "heuristic top-1"},
+                              {Provider::CublasltAutotune, stats(48), 0.003, "algo #3 of 12 tried"}},
+                             0.0125};
+  EXPECT_EQ(baselines_reply_from_json(over_the_wire(to_json(reply))), reply);
+
+  BaselinesReply unmeasured = reply;
+  unmeasured.baselines[1].max_diff = kNotMeasured;
+  const json wire = over_the_wire(to_json(unmeasured));
+  EXPECT_TRUE(wire.at("baselines")[1].at("max_diff").is_null());
+  EXPECT_TRUE(std::isnan(baselines_reply_from_json(wire).baselines[1].max_diff));
+}
+
+TEST(WorkerProtocol, TrialRepliesRoundTripInEveryStatus) {
+  const TrialReply ok{TrialStatus::Ok, "", 0.004, 0.0125, stats(20), stats(22)};
+  const TrialReply wrong{TrialStatus::VerifyFailed, "max_diff 3 above tolerance 0.01 on input set 2", 3.0, 0.01};
+  const TrialReply failed{TrialStatus::LaunchFailed, "too many resources requested for launch"};
+  EXPECT_EQ(trial_reply_from_json(over_the_wire(to_json(ok))), ok);
+  EXPECT_EQ(trial_reply_from_json(over_the_wire(to_json(wrong))), wrong);
+  const TrialReply back = trial_reply_from_json(over_the_wire(to_json(failed)));
+  EXPECT_EQ(back.status, TrialStatus::LaunchFailed);
+  EXPECT_EQ(back.reason, failed.reason);
+  EXPECT_TRUE(std::isnan(back.max_diff));
+  EXPECT_TRUE(std::isnan(back.tolerance));
+}
+
+TEST(WorkerProtocol, FinalReplyRoundTripsKeyedByProviderName) {
+  const FinalReply reply{{{Provider::Ours, stats(20)},
+                          {Provider::CublasNn, stats(24)},
+                          {Provider::CublasTn, stats(23)},
+                          {Provider::CublasltHeuristic, stats(22)},
+                          {Provider::CublasltAutotune, stats(21)}},
+                         0.004};
+  const json wire = over_the_wire(to_json(reply));
+  EXPECT_TRUE(wire.at("times").contains("cublaslt_autotune"));
+  EXPECT_EQ(final_reply_from_json(wire), reply);
+
+  json unknown = wire;
+  unknown["times"]["cutlass"] = unknown["times"]["ours"];
+  EXPECT_THROW(final_reply_from_json(unknown), std::invalid_argument);
+}
+
+TEST(WorkerProtocol, RepliesSayWhetherTheyAreFailures) {
+  EXPECT_TRUE(to_json(HelloReply{}).at("ok").get<bool>());
+  EXPECT_TRUE(to_json(FinalReply{}).at("ok").get<bool>());
+  const FailureReply failure{"shape 99999x99999x99999: needs 120 GiB", true, false};
+  const json wire = over_the_wire(to_json(failure));
+  EXPECT_FALSE(wire.at("ok").get<bool>());
+  EXPECT_EQ(failure_reply_from_json(wire), failure);
+  const FailureReply sticky{"an illegal memory access was encountered", false, true};
+  EXPECT_EQ(failure_reply_from_json(over_the_wire(to_json(sticky))), sticky);
+}
