@@ -4,9 +4,7 @@
 
 #include "core/errors.hpp"
 #include "gpu/cuda_check.hpp"
-#include "gpu/device_query.hpp"
-#include "gpu/prepared_kernel.hpp"
-#include "gpu/problem_setup.hpp"
+#include "measure/problem_measurement.hpp"
 #include "tune/rebuild.hpp"
 
 namespace cl2 {
@@ -17,20 +15,23 @@ StopRule wall_stop_rule() {
   return {.min_samples = 15, .max_samples = 2000, .max_noise = 0.02, .min_seconds = 0.0, .max_seconds = 0.4};
 }
 
-void add_timings(ShapeBench& shape, const std::vector<Provider>& names, const std::string& mode,
-                 int interval, const std::vector<TimingStats>& gpu, const std::vector<CallTimes>& calls) {
-  for (std::size_t i = 0; i < names.size(); ++i) {
+// One timing per provider. `times[i]` is calls[i]'s, from CallTimer; the GPU figure comes from
+// `graph_times` where the graph replays timed it, else from the call timed alone.
+void add_timings(ShapeBench& shape, const std::vector<ProviderCall>& calls, const std::string& mode,
+                 int interval, const ProviderTimes& graph_times, const std::vector<CallTimes>& times) {
+  for (std::size_t i = 0; i < calls.size(); ++i) {
     ProviderTiming t;
-    t.provider = names[i];
+    t.provider = calls[i].provider;
     t.mode = mode;
     t.interval_ms = interval;
-    const TimingStats& g = gpu.empty() ? calls[i].gpu : gpu[i];
+    const auto graph = graph_times.find(t.provider);
+    const TimingStats& g = graph != graph_times.end() ? graph->second : times[i].gpu;
     t.gpu_us = g.median_us;
     t.gpu_spread_pct = g.spread_pct;
     t.gpu_samples = g.samples;
-    t.wall_us = calls[i].wall.median_us;
-    t.wall_spread_pct = calls[i].wall.spread_pct;
-    t.wall_samples = calls[i].wall.samples;
+    t.wall_us = times[i].wall.median_us;
+    t.wall_spread_pct = times[i].wall.spread_pct;
+    t.wall_samples = times[i].wall.samples;
     shape.timings.push_back(t);
   }
 }
@@ -62,97 +63,68 @@ BenchPlan make_bench_plan(const BenchOptions& options) {
   return plan;
 }
 
-BenchGpu::BenchGpu(const BenchOptions& o, const DeviceInfo& d) : options(o), device(d), limits(device_limits(d)) {
-  CL2_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-  compiler = std::make_unique<KernelCompiler>(o.cache_dir);
-  utility = std::make_unique<UtilityKernels>(*compiler, limits.nvrtc_arch());
-  cublas = std::make_unique<CublasProviders>();
+BenchGpu::BenchGpu(const BenchOptions& o, const DeviceInfo& d) : options(o), context(d, o.cache_dir) {
   if (o.cold_l2) flusher = std::make_unique<L2Flusher>(std::size_t(d.l2_bytes));
   for (const auto& path : o.space_files) extra_families.push_back(load_family_file(path));
 }
 
-BenchGpu::~BenchGpu() {
-  if (stream) cudaStreamDestroy(stream);
-}
-
 void measure_peaks(BenchGpu& gpu, BenchRun& run) {
-  IntervalTimer timer(gpu.stream);
+  GpuContext& context = gpu.context;
   {
     const std::size_t bytes = std::size_t(1) << 30;
     DeviceBuffer src(bytes), dst(bytes);
     const TimedCall copy{"copy", [&](cudaStream_t s) {
                            CL2_CUDA(cudaMemcpyAsync(dst.get(), src.get(), bytes, cudaMemcpyDeviceToDevice, s));
                          }};
-    const double us = timer.interleaved({copy}, final_stop_rule())[0].median_us;
+    const double us = context.timer.interleaved({copy}, final_stop_rule())[0].median_us;
     run.peak_gbps = 2.0 * double(bytes) / us / 1e3;
   }
-  const Problem big{{8192, 8192, 8192}, Layout::TN, Accum::F32};
-  auto buffers = make_problem_buffers(big, gpu.device, *gpu.utility, *gpu.cublas, gpu.stream);
-  const double us = timer.interleaved({gpu.cublas->gemm_ex(*buffers, 0, Layout::TN)}, final_stop_rule())[0].median_us;
-  run.peak_tflops = big.shape.flops() / us / 1e6;
+  ProblemMeasurement big(context, {{8192, 8192, 8192}, Layout::TN, Accum::F32});
+  const ProviderCall cublas = big.library_call(Provider::CublasTn);
+  const double us = big.time_side_by_side({cublas}, final_stop_rule()).at(cublas.provider).median_us;
+  run.peak_tflops = big.problem().shape.flops() / us / 1e6;
 }
 
 ShapeBench bench_shape(BenchGpu& gpu, const TuningDb& db, std::int64_t device_id, const Problem& problem,
                        const BenchPlan& plan) {
   ShapeBench shape;
   shape.problem = problem;
-  auto buffers = make_problem_buffers(problem, gpu.device, *gpu.utility, *gpu.cublas, gpu.stream);
-  const OutputChecker checker(*buffers, *gpu.utility, gpu.stream);
-  std::vector<TimedCall> calls;
-  std::vector<Provider> names;
+  ProblemMeasurement measurement(gpu.context, problem);
+  std::vector<ProviderCall> calls;
   std::unique_ptr<PreparedKernel> ours;
   const auto winner = db.winner(device_id, problem);
   if (winner && plan.providers.count(Provider::Ours)) {
     const auto kernel = db.kernel(winner->kernel_id);
-    const BuiltCandidate built = rebuild_candidate(*kernel, problem, gpu.limits, gpu.extra_families, *gpu.compiler);
-    ours = std::make_unique<PreparedKernel>(built.compiled.cubin_path, built.candidate.launch, *buffers);
-    for (int set = 0; set < 2; ++set) {
-      const double diff = checker.max_diff([&](cudaStream_t s) { ours->launch(s, set); }, set);
-      if (!(diff <= checker.tolerance(set)))
-        throw std::runtime_error(fmt::format("{}: the stored winner fails verification now (max_diff {:.4g})",
-                                             problem.text(), diff));
-    }
+    const BuiltCandidate built =
+        rebuild_candidate(*kernel, problem, gpu.context.limits, gpu.extra_families, gpu.context.compiler);
+    ours = measurement.prepare_kernel(built.compiled.cubin_path, built.candidate.launch);
+    if (const Verification verified = measurement.verify(*ours); !verified.passed)
+      throw std::runtime_error(fmt::format("{}: the stored winner fails verification now (max_diff {:.4g})",
+                                           problem.text(), verified.max_diff));
     shape.has_winner = true;
     shape.winner_family = built.candidate.family->name;
     shape.winner_config = built.candidate.config.to_json();
-    calls.push_back({"ours", [&](cudaStream_t s) { ours->launch(s, 0); }});
-    names.push_back(Provider::Ours);
+    calls.push_back(kernel_call(*ours));
   }
-  for (Layout layout : {Layout::NN, Layout::TN}) {
-    const Provider name = cublas_gemm_ex(layout);
-    if (plan.providers.count(name)) {
-      calls.push_back(gpu.cublas->gemm_ex(*buffers, 0, layout));
-      names.push_back(name);
-    }
-  }
-  const auto algorithms = gpu.cublas->lt_algorithms(*buffers, 64);
-  if (!algorithms.empty() && plan.providers.count(Provider::CublasltHeuristic)) {
-    calls.push_back(gpu.cublas->lt_matmul(*buffers, 0, algorithms.front()));
-    names.push_back(Provider::CublasltHeuristic);
-  }
-  if (!algorithms.empty() && plan.providers.count(Provider::CublasltAutotune)) {
-    std::vector<TimedCall> lt;
-    for (const auto& algo : algorithms) lt.push_back(gpu.cublas->lt_matmul(*buffers, 0, algo));
-    IntervalTimer screen(gpu.stream);
-    const auto stats = screen.interleaved(lt, screening_stop_rule());
-    std::size_t best = 0;
-    for (std::size_t i = 1; i < stats.size(); ++i)
-      if (stats[i].median_us < stats[best].median_us) best = i;
-    calls.push_back(lt[best]);
-    names.push_back(Provider::CublasltAutotune);
-  }
+  measurement.find_lt_algorithms(kLtAutotuneAlgorithms);
+  if (plan.providers.count(Provider::CublasltAutotune)) measurement.autotune_lt(screening_stop_rule());
+  for (const Provider provider : bench_providers())
+    if (plan.providers.count(provider) && measurement.has_call(provider))
+      calls.push_back(measurement.library_call(provider));
   if (calls.empty()) return shape;
-  CallTimer call_timer(gpu.stream, gpu.flusher.get());
+  std::vector<TimedCall> timed;
+  for (const auto& call : calls) timed.push_back(call.call);
+  CallTimer call_timer(gpu.context.stream, gpu.flusher.get());
   if (plan.offline) {
     // Warm L2: GPU time from graph replays. Cold L2: each call alone after a flush.
-    std::vector<TimingStats> graph_times;
-    if (!gpu.flusher) graph_times = IntervalTimer(gpu.stream).interleaved(calls, final_stop_rule());
-    add_timings(shape, names, "offline", 0, graph_times, call_timer.back_to_back(calls, wall_stop_rule()));
+    ProviderTimes graph_times;
+    if (!gpu.flusher) graph_times = measurement.time_side_by_side(calls, final_stop_rule());
+    add_timings(shape, calls, "offline", 0, graph_times, call_timer.back_to_back(timed, wall_stop_rule()));
   }
   if (plan.server)
     for (int interval : gpu.options.intervals_ms)
-      add_timings(shape, names, "server", interval, {},
-                  call_timer.after_idle_gaps(calls, interval, gpu.options.server_samples));
+      add_timings(shape, calls, "server", interval, {},
+                  call_timer.after_idle_gaps(timed, interval, gpu.options.server_samples));
   return shape;
 }
 

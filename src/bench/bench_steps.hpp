@@ -1,21 +1,18 @@
 #pragma once
 // The steps of `bench`, each a function: what to measure (BenchPlan), the GPU state they share
 // (BenchGpu), the measured peaks, one shape's measurements, and the optional Python parts
-// (torch.matmul timings, plots).
-#include <cuda_runtime_api.h>
-
+// (torch.matmul timings, plots). Problem setup, verification, the libraries' algorithm choice and
+// the side-by-side GPU timing are tune's worker's too (measure/); bench adds the per-call wall
+// clock and server mode.
 #include <memory>
 #include <set>
 #include <string>
 
 #include "bench/bench_options.hpp"
 #include "bench/bench_records.hpp"
-#include "compiler/kernel_compiler.hpp"
 #include "db/tuning_db.hpp"
 #include "gpu/call_timing.hpp"
-#include "gpu/cublas_providers.hpp"
-#include "gpu/utility_kernels.hpp"
-#include "search/device_limits.hpp"
+#include "measure/gpu_context.hpp"
 #include "search/family_spec.hpp"
 #include "tune/progress.hpp"
 
@@ -32,14 +29,8 @@ BenchPlan make_bench_plan(const BenchOptions& options);
 
 struct BenchGpu {
   BenchGpu(const BenchOptions& options, const DeviceInfo& device);
-  ~BenchGpu();
   const BenchOptions& options;
-  const DeviceInfo& device;
-  DeviceLimits limits;
-  cudaStream_t stream = nullptr;
-  std::unique_ptr<KernelCompiler> compiler;
-  std::unique_ptr<UtilityKernels> utility;
-  std::unique_ptr<CublasProviders> cublas;
+  GpuContext context;
   std::unique_ptr<L2Flusher> flusher;  // only with --cold-l2
   std::vector<FamilySpec> extra_families;
 };

@@ -1,6 +1,7 @@
 #pragma once
 // Everything a problem needs on the GPU before any kernel is judged: buffers, deterministic inputs,
-// the fp32 references, and the checks against them. Shared by the tuning worker and the benchmark.
+// the fp32 references, and the checks against them. measure/ProblemMeasurement holds them for the
+// tuning worker and the benchmark alike.
 #include <cuda_runtime_api.h>
 
 #include <functional>

@@ -1,0 +1,30 @@
+#include "measure/gpu_context.hpp"
+
+#include "gpu/cuda_check.hpp"
+#include "gpu/device_query.hpp"
+
+namespace cl2 {
+
+namespace {
+
+cudaStream_t non_blocking_stream() {
+  cudaStream_t stream = nullptr;
+  CL2_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  return stream;
+}
+
+}  // namespace
+
+GpuContext::GpuContext(const DeviceInfo& d, const std::string& cache_dir)
+    : device(d),
+      limits(device_limits(d)),
+      compiler(cache_dir),
+      stream(non_blocking_stream()),
+      timer(stream),
+      utility(compiler, limits.nvrtc_arch()) {}
+
+GpuContext::~GpuContext() {
+  if (stream) cudaStreamDestroy(stream);
+}
+
+}  // namespace cl2

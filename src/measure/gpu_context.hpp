@@ -1,0 +1,35 @@
+#pragma once
+// What measuring on one GPU needs once, for tune's worker and for bench alike: the device and its
+// search limits, the kernel compiler (and cache), a non-blocking stream, the interval timer, the
+// utility kernels (fills, references' maxima, output checks) and the cuBLAS/cuBLASLt handles.
+#include <cuda_runtime_api.h>
+
+#include <string>
+
+#include "compiler/kernel_compiler.hpp"
+#include "core/device_info.hpp"
+#include "gpu/cublas_providers.hpp"
+#include "gpu/timing.hpp"
+#include "gpu/utility_kernels.hpp"
+#include "search/device_limits.hpp"
+
+namespace cl2 {
+
+struct GpuContext {
+  // `device` must be the current device (query_device makes it so).
+  GpuContext(const DeviceInfo& device, const std::string& cache_dir);
+  ~GpuContext();
+  GpuContext(const GpuContext&) = delete;
+  GpuContext& operator=(const GpuContext&) = delete;
+
+  const DeviceInfo device;
+  const DeviceLimits limits;
+  KernelCompiler compiler;
+  cudaStream_t stream = nullptr;
+  // One timer for every measurement of the process, so its shuffles continue one random sequence.
+  IntervalTimer timer;
+  UtilityKernels utility;
+  CublasProviders cublas;
+};
+
+}  // namespace cl2

@@ -1,0 +1,137 @@
+#include "measure/problem_measurement.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "core/verification.hpp"
+
+namespace cl2 {
+
+namespace {
+
+Layout other_layout(Layout layout) { return layout == Layout::TN ? Layout::NN : Layout::TN; }
+
+}  // namespace
+
+ProviderCall kernel_call(const PreparedKernel& kernel) {
+  return {Provider::Ours,
+          {std::string(to_string(Provider::Ours)), [&kernel](cudaStream_t s) { kernel.launch(s, 0); }}};
+}
+
+ProblemMeasurement::ProblemMeasurement(GpuContext& gpu, const Problem& problem)
+    : gpu_(gpu),
+      buffers_(make_problem_buffers(problem, gpu.device, gpu.utility, gpu.cublas, gpu.stream)),
+      checker_(*buffers_, gpu.utility, gpu.stream) {}
+
+std::array<double, 2> ProblemMeasurement::max_abs_reference() const {
+  return {buffers_->sets[0].max_abs_ref, buffers_->sets[1].max_abs_ref};
+}
+
+std::unique_ptr<PreparedKernel> ProblemMeasurement::prepare_kernel(const std::string& cubin_path,
+                                                                  const LaunchGeometry& launch) const {
+  return std::make_unique<PreparedKernel>(cubin_path, launch, *buffers_);
+}
+
+double ProblemMeasurement::max_diff(const TimedCall& call) const { return checker_.max_diff(call.launch, 0); }
+
+Verification ProblemMeasurement::verify(const PreparedKernel& kernel) const {
+  Verification worst{true, 0, 0, ""};
+  for (int set = 0; set < 2; ++set) {
+    const double diff = checker_.max_diff([&](cudaStream_t s) { kernel.launch(s, set); }, set);
+    if (set == 0) checker_.keep_output();
+    const double tol = checker_.tolerance(set);
+    if (!passes_verification(diff, tol)) {
+      const float half_range = buffers_->sets[std::size_t(set)].scale / 2;
+      return {false, diff, tol,
+              fmt::format("max_diff {:.4g} above tolerance {:.4g} on input set {} (uniform in [-{}, {}])", diff,
+                          tol, set + 1, half_range, half_range)};
+    }
+    if (diff / tol >= worst.max_diff / std::max(worst.tolerance, 1e-30)) {
+      worst.max_diff = diff;
+      worst.tolerance = tol;
+    }
+  }
+  return worst;
+}
+
+Verification ProblemMeasurement::verify_again(const PreparedKernel& kernel, long long launches) const {
+  const double again = max_diff(kernel_call(kernel).call);
+  const double tol = tolerance();
+  if (!passes_verification(again, tol))
+    return {false, again, tol,
+            fmt::format("right on the first launch, max_diff {:.4g} after {} more", again, launches)};
+  if (const long long differing = checker_.differences_from_kept(); differing > 0)
+    return {false, again, tol,
+            fmt::format("not deterministic: {} of {} output elements differ bit for bit from the first launch "
+                        "on the same inputs",
+                        differing, problem().shape.m * problem().shape.n)};
+  return {true, again, tol, ""};
+}
+
+void ProblemMeasurement::find_lt_algorithms(int max_algorithms) {
+  lt_fastest_.reset();
+  lt_algorithms_ = gpu_.cublas.lt_algorithms(*buffers_, max_algorithms);
+}
+
+void ProblemMeasurement::autotune_lt(const StopRule& screen) {
+  if (lt_algorithms_.empty()) return;
+  std::vector<TimedCall> calls;
+  for (const auto& algorithm : lt_algorithms_)
+    calls.push_back(gpu_.cublas.lt_matmul(*buffers_, 0, algorithm));
+  const auto screened = gpu_.timer.interleaved(calls, screen);
+  std::size_t fastest = 0;
+  for (std::size_t i = 1; i < screened.size(); ++i)
+    if (screened[i].median_us < screened[fastest].median_us) fastest = i;
+  lt_fastest_ = fastest;
+}
+
+std::string ProblemMeasurement::lt_autotune_detail() const {
+  return lt_fastest_ ? fmt::format("algo #{} of {} tried", *lt_fastest_, lt_algorithms_.size()) : "";
+}
+
+std::vector<Provider> ProblemMeasurement::library_providers() const {
+  const Layout own = problem().layout;
+  std::vector<Provider> providers = {cublas_gemm_ex(own), cublas_gemm_ex(other_layout(own))};
+  if (!lt_algorithms_.empty()) providers.push_back(Provider::CublasltHeuristic);
+  if (lt_fastest_) providers.push_back(Provider::CublasltAutotune);
+  return providers;
+}
+
+bool ProblemMeasurement::has_call(Provider provider) const {
+  const auto providers = library_providers();
+  return std::find(providers.begin(), providers.end(), provider) != providers.end();
+}
+
+ProviderCall ProblemMeasurement::library_call(Provider provider) {
+  switch (provider) {
+    case Provider::CublasNn:
+      return {provider, gpu_.cublas.gemm_ex(*buffers_, 0, Layout::NN)};
+    case Provider::CublasTn:
+      return {provider, gpu_.cublas.gemm_ex(*buffers_, 0, Layout::TN)};
+    case Provider::CublasltHeuristic:
+      if (!lt_algorithms_.empty())
+        return {provider, gpu_.cublas.lt_matmul(*buffers_, 0, lt_algorithms_.front())};
+      break;
+    case Provider::CublasltAutotune:
+      if (lt_fastest_) return {provider, gpu_.cublas.lt_matmul(*buffers_, 0, lt_algorithms_[*lt_fastest_])};
+      break;
+    default:
+      break;
+  }
+  throw std::logic_error(
+      fmt::format("no library call for provider {} on {}", to_string(provider), problem().text()));
+}
+
+ProviderTimes ProblemMeasurement::time_side_by_side(const std::vector<ProviderCall>& calls,
+                                                     const StopRule& rule) {
+  std::vector<TimedCall> timed;
+  for (const auto& call : calls) timed.push_back(call.call);
+  const std::vector<TimingStats> stats = gpu_.timer.interleaved(timed, rule);
+  ProviderTimes times;
+  for (std::size_t i = 0; i < calls.size(); ++i) times[calls[i].provider] = stats[i];
+  return times;
+}
+
+}  // namespace cl2

@@ -1,0 +1,93 @@
+#pragma once
+// One problem measured on the GPU: the path tune's worker and bench share. It holds the problem's
+// inputs and fp32 references, checks a kernel's output against them, makes the libraries' choice
+// (cuBLASLt's heuristic top-1, and the fastest of its algorithms), gives a call per provider and
+// times calls side by side. Policy stays with the callers: the worker records a failed check as a
+// trial's result, bench refuses a stored winner that fails.
+#include <array>
+#include <cstddef>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/provider.hpp"
+#include "gpu/cublas_providers.hpp"
+#include "gpu/prepared_kernel.hpp"
+#include "gpu/problem_setup.hpp"
+#include "gpu/timing.hpp"
+#include "measure/gpu_context.hpp"
+
+namespace cl2 {
+
+// A call to time and who makes it. Every call computes from the first input set.
+struct ProviderCall {
+  Provider provider;
+  TimedCall call;
+};
+using ProviderTimes = std::map<Provider, TimingStats>;
+
+// Our kernel's call.
+ProviderCall kernel_call(const PreparedKernel& kernel);
+
+// What checking a kernel's output found.
+struct Verification {
+  bool passed = false;
+  double max_diff = 0;  // the failing check's; when passed, the worst relative to its tolerance
+  double tolerance = 0;
+  std::string failure;  // why it failed, for the trial's reason; empty when passed
+};
+
+class ProblemMeasurement {
+ public:
+  // Allocates and fills the inputs and computes the references. Throws UserError when the GPU has
+  // too little free memory for the problem.
+  ProblemMeasurement(GpuContext& gpu, const Problem& problem);
+
+  const Problem& problem() const { return buffers_->problem; }
+  std::array<double, 2> max_abs_reference() const;  // per input set
+
+  // A compiled kernel loaded and bound to this problem's buffers (GpuError when it cannot be).
+  std::unique_ptr<PreparedKernel> prepare_kernel(const std::string& cubin_path,
+                                                 const LaunchGeometry& launch) const;
+
+  // max |C - reference| after `call` wrote C, and the tolerance it is held to (first input set).
+  double max_diff(const TimedCall& call) const;
+  double tolerance() const { return checker_.tolerance(0); }
+
+  // The kernel's output on both input sets against their references. Keeps the first set's
+  // output for verify_again.
+  Verification verify(const PreparedKernel& kernel) const;
+  // After `launches` further launches: still within tolerance, and the same bits as the output
+  // verify kept (split-K counters reset, no races, a summation order that does not vary).
+  Verification verify_again(const PreparedKernel& kernel, long long launches) const;
+
+  // The libraries' choice. find_lt_algorithms asks cuBLASLt's heuristic for up to
+  // `max_algorithms` algorithms; its first is cuBLASLt-heuristic. autotune_lt times them all side
+  // by side under `screen` and keeps the fastest as cuBLASLt-autotune (nothing to do when the
+  // heuristic offered none).
+  void find_lt_algorithms(int max_algorithms);
+  void autotune_lt(const StopRule& screen);
+  // "algo #3 of 12 tried": which of the heuristic's algorithms cuBLASLt-autotune is.
+  std::string lt_autotune_detail() const;
+
+  // The library providers with a call now: cuBLAS reading B in the problem's layout, then in the
+  // other layout (same cost, another product), then cuBLASLt-heuristic and -autotune once chosen.
+  std::vector<Provider> library_providers() const;
+  bool has_call(Provider provider) const;
+  // Throws std::logic_error for a provider without a call (see library_providers).
+  ProviderCall library_call(Provider provider);
+
+  // GPU time of each call, in shuffled rounds side by side until `rule` stops (IntervalTimer).
+  ProviderTimes time_side_by_side(const std::vector<ProviderCall>& calls, const StopRule& rule);
+
+ private:
+  GpuContext& gpu_;
+  std::unique_ptr<ProblemBuffers> buffers_;
+  OutputChecker checker_;
+  std::vector<LtAlgorithm> lt_algorithms_;
+  std::optional<std::size_t> lt_fastest_;  // index into lt_algorithms_, once autotuned
+};
+
+}  // namespace cl2
