@@ -9,6 +9,7 @@
 
 #include "bench/bench_renderers.hpp"
 #include "core/errors.hpp"
+#include "core/json_numbers.hpp"
 
 namespace cl2 {
 namespace {
@@ -18,9 +19,8 @@ using nlohmann::json;
 constexpr std::string_view kRunFormat = "cuda-l2-tune/bench-run";
 constexpr int kRunVersion = 1;
 
-json number_or_null(double value) { return std::isfinite(value) ? json(value) : json(nullptr); }
-
-double number_or_nan(const json& object, const char* key) {
+// Unlike number_or_nan, the key must be there: a run.json without it is malformed.
+double required_number_or_nan(const json& object, const char* key) {
   const json& value = object.at(key);
   return value.is_null() ? std::numeric_limits<double>::quiet_NaN() : value.get<double>();
 }
@@ -48,11 +48,11 @@ ProviderTiming timing_from_json(const json& j, const std::string& where) {
   t.provider = *known;
   t.mode = j.at("mode").get<std::string>();
   t.interval_ms = j.at("interval_ms").get<int>();
-  t.gpu_us = number_or_nan(j, "gpu_us");
-  t.gpu_spread_pct = number_or_nan(j, "gpu_spread_pct");
+  t.gpu_us = required_number_or_nan(j, "gpu_us");
+  t.gpu_spread_pct = required_number_or_nan(j, "gpu_spread_pct");
   t.gpu_samples = j.at("gpu_samples").get<int>();
-  t.wall_us = number_or_nan(j, "wall_us");
-  t.wall_spread_pct = number_or_nan(j, "wall_spread_pct");
+  t.wall_us = required_number_or_nan(j, "wall_us");
+  t.wall_spread_pct = required_number_or_nan(j, "wall_spread_pct");
   t.wall_samples = j.at("wall_samples").get<int>();
   return t;
 }
@@ -114,8 +114,8 @@ BenchRun bench_run_from_json(const json& doc, const std::string& source) {
     BenchRun run;
     run.device = doc.at("device").get<DeviceInfo>();
     run.measured_at = doc.at("measured_at").get<std::string>();
-    run.peak_tflops = number_or_nan(doc, "peak_tflops");
-    run.peak_gbps = number_or_nan(doc, "peak_gbps");
+    run.peak_tflops = required_number_or_nan(doc, "peak_tflops");
+    run.peak_gbps = required_number_or_nan(doc, "peak_gbps");
     run.cold_l2 = doc.at("cold_l2").get<bool>();
     run.intervals_ms = doc.at("intervals_ms").get<std::vector<int>>();
     for (const auto& shape : doc.at("shapes")) run.shapes.push_back(shape_from_json(shape, source));

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "core/errors.hpp"
+#include "core/json_numbers.hpp"
 #include "db/tuning_db.hpp"
 
 namespace cl2 {
@@ -16,11 +17,6 @@ namespace cl2 {
 namespace {
 
 using nlohmann::json;
-
-double number_or_nan(const json& object, const std::string& key) {
-  const auto it = object.find(key);
-  return it != object.end() && it->is_number() ? it->get<double>() : std::numeric_limits<double>::quiet_NaN();
-}
 
 WinnerRow parse_kernel(const json& k, const DeviceInfo& device) {
   WinnerRow row;

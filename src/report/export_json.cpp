@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <utility>
 
+#include "core/json_numbers.hpp"
 #include "report/export_formats.hpp"
 #include "report/winner_summary.hpp"
 
@@ -14,10 +15,6 @@ namespace {
 using nlohmann::json;
 
 constexpr int kExportJsonVersion = 1;
-
-// Written explicitly rather than left to the serializer, which would also print null but only as
-// an accident of its NaN handling.
-json number_or_null(double value) { return std::isfinite(value) ? json(value) : json(nullptr); }
 
 json summary_json(const std::vector<WinnerRow>& rows) {
   json summary = json::object();

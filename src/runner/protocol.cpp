@@ -2,8 +2,9 @@
 
 #include <fmt/format.h>
 
-#include <cmath>
 #include <stdexcept>
+
+#include "core/json_numbers.hpp"
 
 namespace cl2 {
 
@@ -95,14 +96,6 @@ constexpr const char* kBaselines = "baselines";
 constexpr const char* kTrial = "trial";
 constexpr const char* kFinal = "final";
 constexpr const char* kQuit = "quit";
-
-// Not measured (NaN) travels as null; nlohmann would write null too, but only by accident.
-json number_or_null(double value) { return std::isfinite(value) ? json(value) : json(nullptr); }
-
-double number_or_nan(const json& j, const char* key) {
-  const auto it = j.find(key);
-  return it != j.end() && it->is_number() ? it->get<double>() : kNotMeasured;
-}
 
 json to_json(const KernelRun& run) {
   return {{"cubin", run.cubin_path},
