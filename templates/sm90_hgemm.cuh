@@ -16,9 +16,9 @@
 //
 // Compile-time configuration (space file configs/spaces/sm90.json): CL2_BM, CL2_BN, CL2_STAGES,
 // CL2_CONSUMERS, CL2_ACC_CHAINS, CL2_PINGPONG, CL2_WG_KSPLIT, CL2_CLUSTER_M, CL2_CLUSTER_N, CL2_EPI_TMA,
-// CL2_STREAM_K, CL2_LAYOUT_TN, CL2_ACCUM_F16, CL2_SPLITK (the split-K epilogue is compiled only into kernels that
-// split), CL2_WG_REGS and the wgmma operand numbers. Run time: M, N, K, strides, split_k,
-// raster_group (Cl2GemmParams).
+// CL2_STREAM_K, CL2_LAYOUT_TN, CL2_ACCUM_F16, CL2_SPLITK (the split-K epilogue is compiled only into
+// kernels that split; CL2_RED_QUADS and CL2_RED_SLICES shape its reduction's loads), CL2_WG_REGS and
+// the wgmma operand numbers. Run time: M, N, K, strides, split_k, raster_group (Cl2GemmParams).
 #include "cl2_common.cuh"
 #include "cl2_sm90_ptx.cuh"
 #include "cl2_sm90_wgmma.cuh"
