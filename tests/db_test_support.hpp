@@ -8,6 +8,7 @@
 #include <string>
 
 #include "core/kernel_config.hpp"
+#include "core/lt_algo_config.hpp"
 #include "db/records.hpp"
 
 namespace cl2::test {
@@ -92,6 +93,11 @@ inline TrialRecord ok_trial(std::int64_t run_id, std::int64_t device_id, std::in
   trial.spread_pct = 0.4;
   trial.samples = 200;
   return trial;
+}
+
+// A cuBLASLt algorithm as the H200 reported one (data/h200-cublaslt-choices-2026-12-01.csv).
+inline LtAlgoConfig test_lt_algo(int splitk = 1, const std::string& cluster = "1x2x1") {
+  return {66, "64x32", "64xAUTO", splitk, splitk > 1 ? "inplace" : "none", 0, 3, cluster};
 }
 
 // A winner with its timings; the ids are left for the caller to fill in.

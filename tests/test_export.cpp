@@ -1,10 +1,12 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <nlohmann/json.hpp>
 
 #include "core/errors.hpp"
 #include "db_test_support.hpp"
+#include "report/best_kernel_table.hpp"
 #include "report/csv.hpp"
 #include "report/export.hpp"
 
@@ -17,7 +19,7 @@ namespace {
 WinnerRow row(const Problem& problem, double time_us, double nn_us, double tn_us,
               double autotune_us, const std::string& device = "NVIDIA H200") {
   WinnerRow r{test_device(device), test_winner(problem, time_us, nn_us, tn_us, autotune_us),
-              test_kernel(problem.shape.m >= 4096 ? 256 : 128)};
+              test_kernel(problem.shape.m >= 4096 ? 256 : 128), std::nullopt, std::nullopt};
   r.winner.measured_at = "2026-12-01T03:04:05Z";
   return r;
 }
@@ -158,4 +160,74 @@ TEST(Export, EmptyTableIsStillAValidDocument) {
   EXPECT_TRUE(doc.at("devices").empty());
   EXPECT_EQ(lines(render_export({}, ExportFormat::Csv)).size(), 1u);
   EXPECT_NE(render_export({}, ExportFormat::Markdown).find("no winners"), std::string::npos);
+}
+
+namespace {
+
+// Rows measured with algorithms recorded: the heuristic's and autotune's of the large shape, only
+// autotune's of the 1024^3 one; the other two were measured before algorithms were recorded.
+std::vector<WinnerRow> winners_with_algorithms() {
+  auto rows = four_winners();
+  rows[1].cublaslt_autotune_algo = test_lt_algo(4, "2x1x1");
+  rows[3].cublaslt_heuristic_algo = test_lt_algo(1, "1x4x1");
+  rows[3].cublaslt_autotune_algo = test_lt_algo();
+  return rows;
+}
+
+}  // namespace
+
+TEST(Export, JsonHoldsEachCublasltAlgorithmOrNull) {
+  const auto rows = winners_with_algorithms();
+  const json doc = json::parse(render_export(rows, ExportFormat::Json));
+  const json& kernels = doc["devices"][0]["kernels"];
+  EXPECT_FALSE(kernels[0].contains("cublaslt_algos"));  // measured before: left out, as exports were
+  EXPECT_TRUE(kernels[1]["cublaslt_algos"]["cublaslt_heuristic"].is_null());
+  EXPECT_EQ(kernels[1]["cublaslt_algos"]["cublaslt_autotune"]["splitk"], 4);
+  EXPECT_EQ(kernels[1]["cublaslt_algos"]["cublaslt_autotune"]["reduction"], "inplace");
+  EXPECT_EQ(kernels[3]["cublaslt_algos"]["cublaslt_heuristic"]["cluster"], "1x4x1");
+  EXPECT_EQ(kernels[3]["cublaslt_algos"]["cublaslt_autotune"]["algo_id"], 66);
+  EXPECT_EQ(kernels[3]["cublaslt_algos"]["cublaslt_autotune"]["stages"], "64xAUTO");
+
+  // What compare reads back from the export is what was written.
+  const auto read = parse_export_json(render_export(rows, ExportFormat::Json), "export.json");
+  ASSERT_EQ(read.size(), rows.size());
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    EXPECT_EQ(read[i].cublaslt_heuristic_algo, rows[i].cublaslt_heuristic_algo) << i;
+    EXPECT_EQ(read[i].cublaslt_autotune_algo, rows[i].cublaslt_autotune_algo) << i;
+  }
+}
+
+TEST(Export, CsvAppendsEachCublasltAlgorithmsFieldsEmptyWhereAbsent) {
+  const auto csv = lines(render_export(winners_with_algorithms(), ExportFormat::Csv));
+  const auto header = split_csv_line(csv[0]);
+  ASSERT_EQ(header.size(), 26u + 2 * kLtAlgoFieldCount);
+  EXPECT_EQ(header[25], "measured_at");  // the columns before stay where they were
+  EXPECT_EQ(header[26], "cublaslt_heuristic_algo_id");
+  EXPECT_EQ(header.back(), "cublaslt_autotune_cluster");
+  auto column = [&](const std::string& name) {
+    return std::find(header.begin(), header.end(), name) - header.begin();
+  };
+  EXPECT_EQ(split_csv_line(csv[1])[column("cublaslt_autotune_tile")], "");
+  EXPECT_EQ(split_csv_line(csv[2])[column("cublaslt_heuristic_tile")], "");
+  EXPECT_EQ(split_csv_line(csv[2])[column("cublaslt_autotune_splitk")], "4");
+  EXPECT_EQ(split_csv_line(csv[2])[column("cublaslt_autotune_cluster")], "2x1x1");
+  EXPECT_EQ(split_csv_line(csv[4])[column("cublaslt_heuristic_cluster")], "1x4x1");
+  EXPECT_EQ(split_csv_line(csv[4])[column("cublaslt_autotune_stages")], "64xAUTO");
+}
+
+TEST(Export, MarkdownListsCublasltAlgorithmsWithDashesWhereAbsent) {
+  const std::string md = render_export(winners_with_algorithms(), ExportFormat::Markdown);
+  EXPECT_NE(md.find("cuBLASLt's algorithms"), std::string::npos) << md;
+  EXPECT_NE(md.find("| algo_id | tile  | stages  | splitk | reduction | swizzle | custom | cluster |"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("|  256 |  256 |  256 | tn     | f32   | cuBLASLt-heuristic | -       | -     | -       |"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("| 1024 | 1024 | 1024 | tn     | f32   | cuBLASLt-autotune  | 66      | 64x32 | 64xAUTO | 4      | "
+                    "inplace   | 0       | 3      | 2x1x1   |"),
+            std::string::npos)
+      << md;
+  // A table measured before algorithms were recorded renders as it did.
+  EXPECT_EQ(render_export(four_winners(), ExportFormat::Markdown).find("cuBLASLt's algorithms"), std::string::npos);
 }

@@ -1,6 +1,7 @@
 // Tuning on a real GPU: verification of the template families on edge shapes (the planner's
 // choice, and each sm90 variant kind pinned), recovery from a variant that writes out of bounds,
-// and the bitwise run-to-run check. Skipped, with the reason, where no GPU is present.
+// the bitwise run-to-run check, and the cuBLASLt algorithms recorded with the baselines. Skipped,
+// with the reason, where no GPU is present.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
@@ -181,4 +182,29 @@ TEST(GpuTune, ResultsThatDifferBetweenLaunchesNeverWin) {
   const auto winner = db->winner(device, kTestFamilyProblem);
   ASSERT_TRUE(winner.has_value());
   EXPECT_EQ(db->kernel(winner->kernel_id)->config_json.find("\"FAULT\":3"), std::string::npos);
+}
+
+// Both cuBLASLt baselines record the algorithm cuBLASLt ran, and the best-kernel row carries them.
+TEST(GpuTune, CublasltBaselinesRecordTheirAlgorithm) {
+  CL2_REQUIRE_GPU();
+  ScratchDir dir;
+  const auto db = tune_test_family(dir, "naive_many");
+  const std::int64_t device = db->devices().at(0).first;
+  int lt_baselines = 0;
+  for (const auto& b : db->baselines(device, kTestFamilyProblem)) {
+    const bool lt = b.provider == Provider::CublasltHeuristic || b.provider == Provider::CublasltAutotune;
+    lt_baselines += lt;
+    ASSERT_EQ(b.lt_algo.has_value(), lt) << to_string(b.provider);
+    if (!lt) continue;
+    EXPECT_EQ(b.lt_algo->tile.find("unknown"), std::string::npos) << b.lt_algo->tile;
+    EXPECT_EQ(b.lt_algo->stages.find("unknown"), std::string::npos) << b.lt_algo->stages;
+    EXPECT_EQ(b.lt_algo->cluster.find("unknown"), std::string::npos) << b.lt_algo->cluster;
+    EXPECT_GE(b.lt_algo->splitk, 1);
+    EXPECT_EQ(b.lt_algo->reduction.find("unknown"), std::string::npos) << b.lt_algo->reduction;
+  }
+  EXPECT_EQ(lt_baselines, 2);
+  const auto rows = db->winner_rows();
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_TRUE(rows[0].cublaslt_heuristic_algo.has_value());
+  EXPECT_TRUE(rows[0].cublaslt_autotune_algo.has_value());
 }

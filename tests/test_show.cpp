@@ -35,7 +35,11 @@ struct ShowFixture : ::testing::Test {
     add_trial(192, TrialStatus::VerifyFailed, kNotMeasured, "max_diff 3.5 above tolerance");
     add_trial(256, TrialStatus::Ok, 870.0, "");
 
-    db->upsert_baseline(test_baseline(device, run, problem, 845.5, "algo 7 of 24"));
+    BaselineRecord autotune = test_baseline(device, run, problem, 845.5, "algo 7 of 24");
+    autotune.lt_algo = test_lt_algo(2, "2x1x1");
+    db->upsert_baseline(autotune);
+    // Measured before algorithms were recorded, as every baseline of a schema-1 database.
+    db->upsert_baseline(test_baseline(device, run, problem, 850.0, "heuristic top-1", Provider::CublasltHeuristic));
 
     WinnerRecord winner = test_winner(problem, 812.25, 900.0, 880.0, 845.5);
     winner.device_id = device;
@@ -58,8 +62,8 @@ std::size_t line_of(const std::string& text, const std::string& needle) {
 TEST_F(ShowFixture, OverviewCountsDevicesAndWinners) {
   const std::string text = render_db_overview(*db);
   EXPECT_NE(text.find(db->path()), std::string::npos) << text;
-  EXPECT_NE(text.find("(schema 1)"), std::string::npos) << text;
-  EXPECT_NE(text.find("1 runs, 1 devices, 5 kernels, 5 trials (3 ok), 1 baselines, 1 winners"),
+  EXPECT_NE(text.find("(schema 2)"), std::string::npos) << text;
+  EXPECT_NE(text.find("1 runs, 1 devices, 5 kernels, 5 trials (3 ok), 2 baselines, 1 winners"),
             std::string::npos)
       << text;
   EXPECT_NE(text.find("NVIDIA H200  9.0  132"), std::string::npos) << text;
@@ -67,9 +71,29 @@ TEST_F(ShowFixture, OverviewCountsDevicesAndWinners) {
   EXPECT_NE(text.find("1.083x"), std::string::npos) << text;  // 880 / 812.25
 }
 
+TEST_F(ShowFixture, OverviewNamesTheAutotunedAlgorithm) {
+  const std::string text = render_db_overview(*db);
+  EXPECT_NE(text.find("cuBLASLt-autotune algorithm"), std::string::npos) << text;
+  EXPECT_NE(text.find("algo 66 64x32 stages 64xAUTO split-K 2 (inplace) swizzle 0 custom 3 cluster 2x1x1"),
+            std::string::npos)
+      << text;
+}
+
+TEST_F(ShowFixture, BaselinesListTheirAlgorithmOrDashes) {
+  const std::string text = render_problem_trials(*db, problem);
+  EXPECT_NE(text.find("algo_id  tile   stages   splitk  reduction  swizzle  custom  cluster"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("algo 7 of 24     66       64x32  64xAUTO  2       inplace    0        3       2x1x1"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("heuristic top-1  -        -      -        -       -          -        -       -"),
+            std::string::npos)
+      << text;
+}
+
 TEST_F(ShowFixture, TrialsAreSortedFastestFirstWithFailuresLast) {
   const std::string text = render_problem_trials(*db, problem);
-  EXPECT_NE(text.find("cublaslt_autotune   845.50         -        0         -  algo 7 of 24"),
+  EXPECT_NE(text.find("cublaslt_autotune    845.50         -        0         -  algo 7 of 24"),
             std::string::npos)
       << text;
   EXPECT_NE(text.find("Trials: 5 (3 ok), * = winner"), std::string::npos) << text;

@@ -83,12 +83,17 @@ TEST(WorkerProtocol, HelloAndProblemRepliesRoundTrip) {
   EXPECT_EQ(problem_reply_from_json(over_the_wire(to_json(problem))), problem);
 }
 
+// cuBLASLt's algorithms as the H200 reported them (data/h200-cublaslt-choices-2026-12-01.csv).
+const LtAlgoConfig kHeuristicAlgo{66, "64x8", "64xAUTO", 1, "none", 0, 3, "1x4x1"};
+const LtAlgoConfig kAutotuneAlgo{21, "128x64", "64x4", 4, "compute_type", 1, 0, "2x1x1"};
+
 TEST(WorkerProtocol, BaselinesReplyRoundTripsWithUnmeasuredDiffs) {
-  const BaselinesReply reply{{{Provider::CublasTn, stats(50), 0.001, "GemmEx"},
-                              {Provider::CublasNn, stats(51), 0.0, "GemmEx reading B in the other layout"},
-                              {Provider::CublasltHeuristic, stats(49), 0.002, "heuristic top-1"},
-                              {Provider::CublasltAutotune, stats(48), 0.003, "algo #3 of 12 tried"}},
-                             0.0125};
+  const BaselinesReply reply{
+      {{Provider::CublasTn, stats(50), 0.001, "GemmEx", std::nullopt},
+       {Provider::CublasNn, stats(51), 0.0, "GemmEx reading B in the other layout", std::nullopt},
+       {Provider::CublasltHeuristic, stats(49), 0.002, "heuristic top-1", kHeuristicAlgo},
+       {Provider::CublasltAutotune, stats(48), 0.003, "algo #3 of 12 tried", kAutotuneAlgo}},
+      0.0125};
   EXPECT_EQ(baselines_reply_from_json(over_the_wire(to_json(reply))), reply);
 
   BaselinesReply unmeasured = reply;
@@ -96,6 +101,22 @@ TEST(WorkerProtocol, BaselinesReplyRoundTripsWithUnmeasuredDiffs) {
   const json wire = over_the_wire(to_json(unmeasured));
   EXPECT_TRUE(wire.at("baselines")[1].at("max_diff").is_null());
   EXPECT_TRUE(std::isnan(baselines_reply_from_json(wire).baselines[1].max_diff));
+}
+
+TEST(WorkerProtocol, BaselineAlgorithmsTravelAsObjectsOrNull) {
+  BaselinesReply reply{{{Provider::CublasTn, stats(50), 0.001, "GemmEx", std::nullopt},
+                        {Provider::CublasltAutotune, stats(48), 0.003, "algo #3 of 12 tried", kAutotuneAlgo}},
+                       0.0125};
+  json wire = over_the_wire(to_json(reply));
+  EXPECT_TRUE(wire.at("baselines")[0].at("lt_algo").is_null());
+  EXPECT_EQ(wire.at("baselines")[1].at("lt_algo").at("tile"), "128x64");
+  EXPECT_EQ(wire.at("baselines")[1].at("lt_algo").at("reduction"), "compute_type");
+  EXPECT_EQ(wire.at("baselines")[1].at("lt_algo").at("splitk"), 4);
+  // A query that failed on the GPU is absent, not a failed reply; so is a field a worker left out.
+  reply.baselines[1].lt_algo.reset();
+  EXPECT_EQ(baselines_reply_from_json(over_the_wire(to_json(reply))), reply);
+  wire.at("baselines")[1].erase("lt_algo");
+  EXPECT_EQ(baselines_reply_from_json(wire).baselines[1].lt_algo, std::nullopt);
 }
 
 TEST(WorkerProtocol, TrialRepliesRoundTripInEveryStatus) {

@@ -33,4 +33,10 @@ TrialStatus parse_trial_status(std::string_view text) {
   throw std::invalid_argument("unknown trial status '" + std::string(text) + "'");
 }
 
+std::optional<LtAlgoConfig> WinnerRow::lt_algo(Provider provider) const {
+  if (provider == Provider::CublasltHeuristic) return cublaslt_heuristic_algo;
+  if (provider == Provider::CublasltAutotune) return cublaslt_autotune_algo;
+  return std::nullopt;
+}
+
 }  // namespace cl2

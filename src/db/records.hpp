@@ -5,10 +5,12 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <string>
 #include <string_view>
 
 #include "core/device_info.hpp"
+#include "core/lt_algo_config.hpp"
 #include "core/problem.hpp"
 #include "core/provider.hpp"
 
@@ -71,6 +73,7 @@ struct BaselineRecord {
   int samples = 0;
   double max_diff = kNotMeasured;
   std::string detail;
+  std::optional<LtAlgoConfig> lt_algo;  // cuBLASLt providers: the algorithm timed, where known
   std::string measured_at;
 };
 
@@ -97,11 +100,23 @@ struct WinnerRecord {
   double speedup_vs_cublaslt_autotune() const { return cublaslt_autotune_us / time_us; }
 };
 
-// One line of the best-kernel table: a winner with its device and kernel.
+// One line of the best-kernel table: a winner with its device and kernel, and the cuBLASLt
+// algorithms behind its cuBLASLt times. Those come from the baselines its own run measured (the
+// final round times the algorithms the baselines chose); nullopt where that run recorded none
+// (before schema 2, or cuBLASLt did not say) or a merge kept another run's baseline.
 struct WinnerRow {
   DeviceInfo device;
   WinnerRecord winner;
   KernelRecord kernel;
+  std::optional<LtAlgoConfig> cublaslt_heuristic_algo;
+  std::optional<LtAlgoConfig> cublaslt_autotune_algo;
+
+  // The field for Provider::CublasltHeuristic or CublasltAutotune; nullopt for any other.
+  std::optional<LtAlgoConfig> lt_algo(Provider provider) const;
+  bool has_lt_algo() const { return cublaslt_heuristic_algo || cublaslt_autotune_algo; }
 };
+
+// The providers that have an LtAlgoConfig, in report order.
+inline constexpr Provider kLtAlgoProviders[] = {Provider::CublasltHeuristic, Provider::CublasltAutotune};
 
 }  // namespace cl2

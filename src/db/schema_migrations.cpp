@@ -22,6 +22,7 @@ struct SchemaMigration {
 
 constexpr std::array kSchemaMigrations{
     SchemaMigration{1, "db/schema.sql"},
+    SchemaMigration{2, "db/migrations/0002_baseline_lt_algo.sql"},
 };
 static_assert(kSchemaMigrations.back().version == kSchemaVersion,
               "the last migration must produce kSchemaVersion");

@@ -80,6 +80,8 @@ void Statement::bind_double(int index, double value) {
              index);
 }
 
+void Statement::bind_null(int index) { check_bind(sqlite3_bind_null(stmt_, index), index); }
+
 void Statement::bind_text(int index, std::string_view value) {
   check_bind(sqlite3_bind_text(stmt_, index, value.data(), static_cast<int>(value.size()),
                                SQLITE_TRANSIENT),

@@ -4,6 +4,7 @@
 // as NULL and NULL reads back as NaN, which is how the database stores "not measured".
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -43,7 +44,7 @@ class Statement {
   Statement& operator=(const Statement&) = delete;
 
   // Binds the arguments to parameters first, first + 1, ... in order: integers (and bool),
-  // doubles (NaN as NULL) and anything convertible to std::string_view.
+  // doubles (NaN as NULL), std::nullopt (NULL) and anything convertible to std::string_view.
   template <typename... Args>
   Statement& bind_from(int first, const Args&... args) {
     int index = first;
@@ -69,6 +70,8 @@ class Statement {
   void bind_value(int index, const T& value) {
     if constexpr (std::is_same_v<T, double>)
       bind_double(index, value);
+    else if constexpr (std::is_same_v<T, std::nullopt_t>)
+      bind_null(index);
     else if constexpr (std::is_integral_v<T>)
       bind_int64(index, static_cast<std::int64_t>(value));
     else
@@ -77,6 +80,7 @@ class Statement {
   void bind_int64(int index, std::int64_t value);
   void bind_double(int index, double value);
   void bind_text(int index, std::string_view value);
+  void bind_null(int index);
   void check_bind(int rc, int index);
 
   sqlite3* db_;

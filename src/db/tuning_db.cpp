@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
+#include "db/lt_algo_columns.hpp"
 #include "db/sqlite_statement.hpp"
 
 namespace cl2 {
@@ -47,6 +48,7 @@ DeviceInfo parse_device(const std::string& info_json) {
 constexpr std::string_view kKernelColumns =
     "kr.id, kr.family, kr.config_json, kr.source_hash, kr.arch, kr.compiled, kr.registers, "
     "kr.stack_bytes, kr.spill_bytes, kr.smem_static_bytes, kr.compile_log";
+constexpr int kKernelColumnCount = 11;
 
 KernelRecord read_kernel(const Statement& row, int first) {
   KernelRecord kernel;
@@ -87,9 +89,13 @@ TrialRecord read_trial(const Statement& row) {
   return trial;
 }
 
-constexpr std::string_view kBaselineColumns =
-    "device_id, run_id, m, n, k, layout, accum, provider, time_us, spread_pct, samples, max_diff, "
-    "detail, measured_at";
+const std::string& baseline_columns() {
+  static const std::string columns =
+      "device_id, run_id, m, n, k, layout, accum, provider, time_us, spread_pct, samples, max_diff, "
+      "detail, measured_at, " +
+      lt_algo_columns();
+  return columns;
+}
 
 BaselineRecord read_baseline(const Statement& row) {
   BaselineRecord baseline;
@@ -103,6 +109,7 @@ BaselineRecord read_baseline(const Statement& row) {
   baseline.max_diff = row.column_double(11);
   baseline.detail = row.column_text(12);
   baseline.measured_at = row.column_text(13);
+  baseline.lt_algo = read_lt_algo(row, 14);
   return baseline;
 }
 
@@ -129,6 +136,14 @@ WinnerRecord read_winner(const Statement& row, int first) {
   winner.candidates_timed = row.column_int(first + 16);
   winner.measured_at = row.column_text(first + 17);
   return winner;
+}
+
+// A winner's baseline of one cuBLASLt provider, from the winner's own run (see WinnerRow).
+std::string winner_baseline_join(std::string_view alias, Provider provider) {
+  return fmt::format("LEFT JOIN baselines {0} ON {0}.device_id = w.device_id AND {0}.run_id = w.run_id AND "
+                     "{0}.m = w.m AND {0}.n = w.n AND {0}.k = w.k AND {0}.layout = w.layout AND "
+                     "{0}.accum = w.accum AND {0}.provider = '{1}'",
+                     alias, to_string(provider));
 }
 
 }  // namespace
@@ -236,18 +251,19 @@ std::vector<TrialRecord> TuningDb::trials(std::int64_t device_id, const Problem&
 void TuningDb::upsert_baseline(const BaselineRecord& baseline) {
   Statement upsert(db_, fmt::format(
                             "INSERT INTO baselines (device_id, run_id, m, n, k, layout, accum, "
-                            "provider, time_us, spread_pct, samples, max_diff, detail) "
-                            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                            "provider, time_us, spread_pct, samples, max_diff, detail, {}) "
+                            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, {}) "
                             "ON CONFLICT (device_id, m, n, k, layout, accum, provider) DO UPDATE "
                             "SET run_id = excluded.run_id, time_us = excluded.time_us, "
                             "spread_pct = excluded.spread_pct, samples = excluded.samples, "
-                            "max_diff = excluded.max_diff, detail = excluded.detail, "
+                            "max_diff = excluded.max_diff, detail = excluded.detail, {}, "
                             "measured_at = {}",
-                            kNowUtc));
+                            lt_algo_columns(), lt_algo_placeholders(), lt_algo_updates(), kNowUtc));
   upsert.bind_all(baseline.device_id, baseline.run_id);
   bind_problem(upsert, 3, baseline.problem);
   upsert.bind_from(8, to_string(baseline.provider), baseline.time_us, baseline.spread_pct, baseline.samples,
                    baseline.max_diff, baseline.detail);
+  bind_lt_algo(upsert, 14, baseline.lt_algo);
   upsert.run();
 }
 
@@ -255,7 +271,7 @@ std::vector<BaselineRecord> TuningDb::baselines(std::int64_t device_id,
                                                 const Problem& problem) const {
   Statement query(db_, fmt::format("SELECT {} FROM baselines WHERE device_id = ? AND {} "
                                    "ORDER BY provider",
-                                   kBaselineColumns, kProblemMatch));
+                                   baseline_columns(), kProblemMatch));
   query.bind_all(device_id);
   bind_problem(query, 2, problem);
   std::vector<BaselineRecord> baselines;
@@ -289,17 +305,22 @@ std::optional<WinnerRecord> TuningDb::winner(std::int64_t device_id,
 }
 
 std::vector<WinnerRow> TuningDb::winner_rows(const std::string& device_filter) const {
-  Statement query(db_, fmt::format("SELECT d.info_json, {}, {} FROM winners w "
+  Statement query(db_, fmt::format("SELECT d.info_json, {}, {}, {}, {} FROM winners w "
                                    "JOIN devices d ON d.id = w.device_id "
-                                   "JOIN kernels kr ON kr.id = w.kernel_id "
+                                   "JOIN kernels kr ON kr.id = w.kernel_id {} {} "
                                    "WHERE ?1 = '' OR instr(lower(d.name), lower(?1)) > 0 "
                                    "ORDER BY d.name, d.id, w.m, w.n, w.k, w.layout, w.accum",
-                                   kWinnerColumns, kKernelColumns));
+                                   kWinnerColumns, kKernelColumns, lt_algo_columns("bh."),
+                                   lt_algo_columns("ba."),
+                                   winner_baseline_join("bh", Provider::CublasltHeuristic),
+                                   winner_baseline_join("ba", Provider::CublasltAutotune)));
   query.bind_all(device_filter);
+  constexpr int kKernel = 1 + kWinnerColumnCount, kHeuristic = kKernel + kKernelColumnCount,
+                kAutotune = kHeuristic + int(kLtAlgoFieldCount);
   std::vector<WinnerRow> rows;
   while (query.step())
-    rows.push_back({parse_device(query.column_text(0)), read_winner(query, 1),
-                    read_kernel(query, 1 + kWinnerColumnCount)});
+    rows.push_back({parse_device(query.column_text(0)), read_winner(query, 1), read_kernel(query, kKernel),
+                    read_lt_algo(query, kHeuristic), read_lt_algo(query, kAutotune)});
   return rows;
 }
 

@@ -1,9 +1,11 @@
 // TuningDb::merge_from: the other database is attached to this connection and copied with
 // INSERT ... SELECT, its ids mapped to ours through the natural key of each table.
+#include <fmt/format.h>
 #include <sqlite3.h>
 
 #include <string>
 
+#include "db/lt_algo_columns.hpp"
 #include "db/sqlite_statement.hpp"
 #include "db/tuning_db.hpp"
 
@@ -67,18 +69,19 @@ MergeCounts TuningDb::merge_from(const std::string& other_path) {
           t.tolerance, t.time_us, t.spread_pct, t.samples, t.reference_us, t.created_at
         FROM other.trials t JOIN run_map r ON r.other = t.run_id JOIN device_map d ON d.other = t.device_id
           JOIN kernel_map k ON k.other = t.kernel_id ORDER BY t.id)sql");
-      counts.baselines = run_counted(db_, R"sql(
+      counts.baselines = run_counted(db_, fmt::format(R"sql(
         INSERT INTO main.baselines (device_id, run_id, m, n, k, layout, accum, provider, time_us, spread_pct,
-          samples, max_diff, detail, measured_at)
+          samples, max_diff, detail, measured_at, {})
         SELECT d.ours, r.ours, b.m, b.n, b.k, b.layout, b.accum, b.provider, b.time_us, b.spread_pct,
-          b.samples, b.max_diff, b.detail, b.measured_at
+          b.samples, b.max_diff, b.detail, b.measured_at, {}
         FROM other.baselines b JOIN device_map d ON d.other = b.device_id JOIN run_map r ON r.other = b.run_id
         WHERE true
         ON CONFLICT (device_id, m, n, k, layout, accum, provider) DO UPDATE SET
           run_id = excluded.run_id, time_us = excluded.time_us, spread_pct = excluded.spread_pct,
           samples = excluded.samples, max_diff = excluded.max_diff, detail = excluded.detail,
-          measured_at = excluded.measured_at
-        WHERE excluded.measured_at > baselines.measured_at)sql");
+          measured_at = excluded.measured_at, {}
+        WHERE excluded.measured_at > baselines.measured_at)sql",
+                                                      lt_algo_columns(), lt_algo_columns("b."), lt_algo_updates()));
       // A winner's trial is found in our trials through (device, kernel, problem).
       counts.winners = run_counted(db_, R"sql(
         INSERT INTO main.winners (device_id, run_id, m, n, k, layout, accum, kernel_id, trial_id, time_us,

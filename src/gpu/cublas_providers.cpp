@@ -4,6 +4,7 @@
 
 #include "core/provider.hpp"
 #include "gpu/cuda_check.hpp"
+#include "gpu/lt_algo_query.hpp"
 
 namespace cl2 {
 
@@ -116,9 +117,11 @@ std::vector<LtAlgorithm> CublasProviders::lt_algorithms(const ProblemBuffers& bu
   cublasLtMatmulPreferenceDestroy(preference);
   if (status != CUBLAS_STATUS_SUCCESS) CL2_CUBLAS(status);
   std::vector<LtAlgorithm> algorithms;
-  for (int i = 0; i < found; ++i)
-    if (results[std::size_t(i)].state == CUBLAS_STATUS_SUCCESS)
-      algorithms.push_back({results[std::size_t(i)].algo, results[std::size_t(i)].workspaceSize, i});
+  for (int i = 0; i < found; ++i) {
+    const cublasLtMatmulHeuristicResult_t& result = results[std::size_t(i)];
+    if (result.state == CUBLAS_STATUS_SUCCESS)
+      algorithms.push_back({result.algo, result.workspaceSize, i, query_lt_algo_config(result.algo)});
+  }
   return algorithms;
 }
 

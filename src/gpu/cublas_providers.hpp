@@ -7,9 +7,11 @@
 #include <cublas_v2.h>
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "core/lt_algo_config.hpp"
 #include "gpu/device_buffer.hpp"
 #include "gpu/problem_buffers.hpp"
 #include "gpu/timing.hpp"
@@ -20,6 +22,7 @@ struct LtAlgorithm {
   cublasLtMatmulAlgo_t algo{};
   std::size_t workspace_bytes = 0;
   int rank = 0;  // position in the heuristic's answer (0 = its first choice)
+  std::optional<LtAlgoConfig> config;  // tile, stages, split-K...; nullopt where cuBLASLt did not say
 };
 
 class CublasProviders {

@@ -91,6 +91,17 @@ std::string ProblemMeasurement::lt_autotune_detail() const {
   return lt_fastest_ ? fmt::format("algo #{} of {} tried", *lt_fastest_, lt_algorithms_.size()) : "";
 }
 
+const LtAlgorithm* ProblemMeasurement::lt_algorithm(Provider provider) const {
+  if (provider == Provider::CublasltHeuristic && !lt_algorithms_.empty()) return &lt_algorithms_.front();
+  if (provider == Provider::CublasltAutotune && lt_fastest_) return &lt_algorithms_[*lt_fastest_];
+  return nullptr;
+}
+
+std::optional<LtAlgoConfig> ProblemMeasurement::lt_algo_config(Provider provider) const {
+  const LtAlgorithm* algorithm = lt_algorithm(provider);
+  return algorithm ? algorithm->config : std::nullopt;
+}
+
 std::vector<Provider> ProblemMeasurement::library_providers() const {
   const Layout own = problem().layout;
   std::vector<Provider> providers = {cublas_gemm_ex(own), cublas_gemm_ex(other_layout(own))};
@@ -111,11 +122,9 @@ ProviderCall ProblemMeasurement::library_call(Provider provider) {
     case Provider::CublasTn:
       return {provider, gpu_.cublas.gemm_ex(*buffers_, 0, Layout::TN)};
     case Provider::CublasltHeuristic:
-      if (!lt_algorithms_.empty())
-        return {provider, gpu_.cublas.lt_matmul(*buffers_, 0, lt_algorithms_.front())};
-      break;
     case Provider::CublasltAutotune:
-      if (lt_fastest_) return {provider, gpu_.cublas.lt_matmul(*buffers_, 0, lt_algorithms_[*lt_fastest_])};
+      if (const LtAlgorithm* algorithm = lt_algorithm(provider))
+        return {provider, gpu_.cublas.lt_matmul(*buffers_, 0, *algorithm)};
       break;
     default:
       break;

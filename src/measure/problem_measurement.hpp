@@ -71,6 +71,9 @@ class ProblemMeasurement {
   void autotune_lt(const StopRule& screen);
   // "algo #3 of 12 tried": which of the heuristic's algorithms cuBLASLt-autotune is.
   std::string lt_autotune_detail() const;
+  // The configuration of the algorithm cuBLASLt-heuristic or -autotune runs; nullopt for other
+  // providers, before the choice, or where cuBLASLt did not report it.
+  std::optional<LtAlgoConfig> lt_algo_config(Provider provider) const;
 
   // The library providers with a call now: cuBLAS reading B in the problem's layout, then in the
   // other layout (same cost, another product), then cuBLASLt-heuristic and -autotune once chosen.
@@ -86,6 +89,9 @@ class ProblemMeasurement {
   GpuContext& gpu_;
   std::unique_ptr<ProblemBuffers> buffers_;
   OutputChecker checker_;
+  // The algorithm behind a cuBLASLt provider, or null (see library_providers).
+  const LtAlgorithm* lt_algorithm(Provider provider) const;
+
   std::vector<LtAlgorithm> lt_algorithms_;
   std::optional<std::size_t> lt_fastest_;  // index into lt_algorithms_, once autotuned
 };

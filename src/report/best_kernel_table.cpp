@@ -35,6 +35,12 @@ WinnerRow parse_kernel(const json& k, const DeviceInfo& device) {
   w.cublaslt_heuristic_us = baseline_us(Provider::CublasltHeuristic);
   w.cublaslt_autotune_us = baseline_us(Provider::CublasltAutotune);
   w.measured_at = k.value("measured_at", "");
+  // Exports written before algorithms were recorded have no "cublaslt_algos".
+  const json no_algos = json::object();
+  const auto algos = k.find("cublaslt_algos");
+  const json& lt = algos != k.end() && algos->is_object() ? *algos : no_algos;
+  row.cublaslt_heuristic_algo = lt_algo_at(lt, std::string(to_string(Provider::CublasltHeuristic)));
+  row.cublaslt_autotune_algo = lt_algo_at(lt, std::string(to_string(Provider::CublasltAutotune)));
   row.kernel.family = k.at("family").get<std::string>();
   row.kernel.config_json = k.at("config").dump();
   row.kernel.source_hash = k.at("source_hash").get<std::string>();

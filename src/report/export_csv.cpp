@@ -17,6 +17,15 @@ constexpr std::string_view kCsvHeader =
     "cublaslt_autotune_us,speedup_vs_cublas_max,speedup_vs_cublaslt_autotune,candidates_timed,"
     "measured_at";
 
+// Appended after kCsvHeader: per cuBLASLt provider, its algorithm's fields
+// ("cublaslt_heuristic_algo_id", ..., "cublaslt_autotune_cluster").
+std::string lt_algo_header() {
+  std::string header;
+  for (const Provider provider : kLtAlgoProviders)
+    for (const auto field : kLtAlgoFieldNames) header += fmt::format(",{}_{}", to_string(provider), field);
+  return header;
+}
+
 // Microseconds with three decimals keep nanoseconds at any size (a "%.4g" would round 5123.4 µs).
 std::string micros(double value) { return std::isnan(value) ? "" : fmt::format("{:.3f}", value); }
 std::string four_decimals(double value) {
@@ -27,7 +36,7 @@ std::string general(double value) { return std::isnan(value) ? "" : fmt::format(
 std::string csv_row(const WinnerRow& row) {
   const WinnerRecord& w = row.winner;
   const KernelRecord& kernel = row.kernel;
-  const std::vector<std::string> fields{
+  std::vector<std::string> fields{
       row.device.name,
       fmt::format("{}.{}", row.device.cc_major, row.device.cc_minor),
       std::to_string(w.problem.shape.m),
@@ -55,13 +64,15 @@ std::string csv_row(const WinnerRow& row) {
       std::to_string(w.candidates_timed),
       w.measured_at,
   };
+  for (const Provider provider : kLtAlgoProviders)
+    for (auto& text : lt_algo_field_texts(row.lt_algo(provider), "")) fields.push_back(std::move(text));
   return csv_line(fields);
 }
 
 }  // namespace
 
 std::string render_export_csv(const std::vector<WinnerRow>& rows) {
-  std::string out = std::string(kCsvHeader) + "\n";
+  std::string out = std::string(kCsvHeader) + lt_algo_header() + "\n";
   for (const auto& row : rows) out += csv_row(row);
   return out;
 }

@@ -39,10 +39,20 @@ json baselines_json(const WinnerRecord& w) {
   return baselines;
 }
 
+// Keyed by provider name, like baselines_us: the algorithm each cuBLASLt time came from, or null.
+// Left out of rows that have neither (measured before algorithms were recorded), so exports of
+// older databases keep their exact bytes.
+json lt_algos_json(const WinnerRow& row) {
+  json algos = json::object();
+  for (const Provider provider : kLtAlgoProviders)
+    algos[std::string(to_string(provider))] = lt_algo_to_json(row.lt_algo(provider));
+  return algos;
+}
+
 json kernel_json(const WinnerRow& row) {
   const WinnerRecord& w = row.winner;
   const KernelRecord& kernel = row.kernel;
-  return {
+  json entry = {
       {"m", w.problem.shape.m},
       {"n", w.problem.shape.n},
       {"k", w.problem.shape.k},
@@ -64,6 +74,8 @@ json kernel_json(const WinnerRow& row) {
       {"size_class", to_string(size_class(w.problem.shape))},
       {"measured_at", w.measured_at},
   };
+  if (row.has_lt_algo()) entry["cublaslt_algos"] = lt_algos_json(row);
+  return entry;
 }
 
 }  // namespace

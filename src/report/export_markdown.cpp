@@ -2,7 +2,10 @@
 // and per size class, then every shape with our time next to the libraries'.
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "report/export_formats.hpp"
+#include "report/lt_algo_table.hpp"
 #include "report/text_table.hpp"
 #include "report/winner_summary.hpp"
 
@@ -56,6 +59,26 @@ std::string shapes_table(const std::vector<WinnerRow>& rows) {
   return table.markdown();
 }
 
+// What cuBLASLt ran for its two baselines, per shape (its column-major view: tile AxB is A along
+// our N, B along our M).
+std::string lt_algorithms_table(const std::vector<WinnerRow>& rows) {
+  std::vector<TableColumn> columns = {{"M"}, {"N"}, {"K"}, {"layout", Align::Left}, {"accum", Align::Left},
+                                      {"cuBLASLt", Align::Left}};
+  append_lt_algo_columns(columns);
+  TextTable table(std::move(columns));
+  for (const auto& row : rows) {
+    const Problem& p = row.winner.problem;
+    for (const Provider provider : kLtAlgoProviders) {
+      std::vector<std::string> cells = {std::to_string(p.shape.m), std::to_string(p.shape.n),
+                                        std::to_string(p.shape.k), std::string(to_string(p.layout)),
+                                        std::string(to_string(p.accum)), std::string(provider_title(provider))};
+      append_lt_algo_cells(cells, row.lt_algo(provider));
+      table.add_row(std::move(cells));
+    }
+  }
+  return table.markdown();
+}
+
 }  // namespace
 
 std::string render_export_markdown(const std::vector<WinnerRow>& rows) {
@@ -71,6 +94,11 @@ std::string render_export_markdown(const std::vector<WinnerRow>& rows) {
     out += summary_table(group.rows);
     out += '\n';
     out += shapes_table(group.rows);
+    // Devices whose rows were all measured before algorithms were recorded render as they did.
+    if (std::any_of(group.rows.begin(), group.rows.end(), [](const WinnerRow& r) { return r.has_lt_algo(); })) {
+      out += "\ncuBLASLt's algorithms (tile AxB: A along N, B along M; \"-\": not recorded)\n\n";
+      out += lt_algorithms_table(group.rows);
+    }
   }
   return out;
 }

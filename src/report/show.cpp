@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "core/kernel_config.hpp"
+#include "report/lt_algo_table.hpp"
 #include "report/text_table.hpp"
 #include "report/winner_summary.hpp"
 
@@ -43,25 +44,31 @@ std::string winners_table(const std::vector<WinnerRow>& rows) {
                    {"ours µs"},
                    {"TFLOP/s"},
                    {"vs cuBLAS-max"},
-                   {"vs cuBLASLt-autotune"}});
+                   {"vs cuBLASLt-autotune"},
+                   {"cuBLASLt-autotune algorithm", Align::Left}});
   for (const auto& row : rows)
     table.add_row({row.device.name, row.winner.problem.text(), row.kernel.family,
                    format_fixed(row.winner.time_us, 2), format_fixed(tflops(row.winner), 1),
                    format_speedup(row.winner.speedup_vs_cublas_max()),
-                   format_speedup(row.winner.speedup_vs_cublaslt_autotune())});
+                   format_speedup(row.winner.speedup_vs_cublaslt_autotune()),
+                   lt_algo_summary(row.cublaslt_autotune_algo, "-")});
   return table.plain(2);
 }
 
+// cuBLASLt's algorithm fields follow the times ("-" for GemmEx and for rows measured before
+// algorithms were recorded).
 std::string baselines_table(const std::vector<BaselineRecord>& baselines) {
-  TextTable table({{"provider", Align::Left},
-                   {"time µs"},
-                   {"spread %"},
-                   {"samples"},
-                   {"max_diff"},
-                   {"detail", Align::Left}});
-  for (const auto& b : baselines)
-    table.add_row({std::string(to_string(b.provider)), format_fixed(b.time_us, 2), format_fixed(b.spread_pct, 2),
-                   std::to_string(b.samples), format_significant(b.max_diff, 3), b.detail});
+  std::vector<TableColumn> columns = {{"provider", Align::Left}, {"time µs"},  {"spread %"},
+                                      {"samples"},               {"max_diff"}, {"detail", Align::Left}};
+  append_lt_algo_columns(columns);
+  TextTable table(std::move(columns));
+  for (const auto& b : baselines) {
+    std::vector<std::string> cells = {std::string(to_string(b.provider)), format_fixed(b.time_us, 2),
+                                      format_fixed(b.spread_pct, 2),       std::to_string(b.samples),
+                                      format_significant(b.max_diff, 3),   b.detail};
+    append_lt_algo_cells(cells, b.lt_algo);
+    table.add_row(std::move(cells));
+  }
   return table.plain(4);
 }
 

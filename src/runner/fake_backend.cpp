@@ -29,6 +29,14 @@ TimingStats fake_stats(double us) {
   return s;
 }
 
+// What the H200's cuBLASLt picked for 64x64x64 (data/h200-cublaslt-choices-2026-12-01.csv), so the
+// tuning loop stores and shows algorithms on machines without a GPU.
+std::optional<LtAlgoConfig> fake_lt_algo(Provider provider) {
+  if (provider == Provider::CublasltHeuristic) return LtAlgoConfig{66, "64x8", "64xAUTO", 1, "none", 0, 3, "1x4x1"};
+  if (provider == Provider::CublasltAutotune) return LtAlgoConfig{66, "64x32", "64xAUTO", 1, "none", 0, 3, "1x2x1"};
+  return std::nullopt;
+}
+
 class FakeBackend final : public WorkerBackend {
  public:
   HelloReply hello() override { return {device()}; }
@@ -39,7 +47,7 @@ class FakeBackend final : public WorkerBackend {
     BaselinesReply reply{{}, 0.01};
     for (const Provider provider : {Provider::CublasTn, Provider::CublasNn, Provider::CublasltHeuristic,
                                     Provider::CublasltAutotune})
-      reply.baselines.push_back({provider, fake_stats(50.0), 0.0, "fake"});
+      reply.baselines.push_back({provider, fake_stats(50.0), 0.0, "fake", fake_lt_algo(provider)});
     return reply;
   }
 

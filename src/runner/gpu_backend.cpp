@@ -69,7 +69,8 @@ class GpuBackend final : public WorkerBackend {
       // Another product has no reference to be checked against.
       const double max_diff =
           other_product(provider, problem.problem().layout) ? kNaN : problem.max_diff(calls.back().call);
-      reply.baselines.push_back({provider, {}, max_diff, baseline_detail(problem, provider)});
+      reply.baselines.push_back(
+          {provider, {}, max_diff, baseline_detail(problem, provider), problem.lt_algo_config(provider)});
     }
     const ProviderTimes times = problem.time_side_by_side(calls, request.final_rule);
     for (auto& baseline : reply.baselines) baseline.stats = times.at(baseline.provider);

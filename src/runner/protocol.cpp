@@ -165,7 +165,8 @@ json to_json(const BaselinesReply& reply) {
     baselines.push_back({{"provider", std::string(to_string(b.provider))},
                          {"stats", to_json(b.stats)},
                          {"max_diff", number_or_null(b.max_diff)},
-                         {"detail", b.detail}});
+                         {"detail", b.detail},
+                         {"lt_algo", lt_algo_to_json(b.lt_algo)}});
   return ok_reply({{"baselines", baselines}, {"tolerance", reply.tolerance}});
 }
 
@@ -174,7 +175,7 @@ BaselinesReply baselines_reply_from_json(const json& j) {
   for (const auto& b : j.at("baselines"))
     reply.baselines.push_back({parse_provider(b.at("provider").get<std::string>()),
                                timing_stats_from_json(b.at("stats")), number_or_nan(b, "max_diff"),
-                               b.value("detail", "")});
+                               b.value("detail", ""), lt_algo_at(b, "lt_algo")});
   reply.tolerance = j.at("tolerance").get<double>();
   return reply;
 }

@@ -7,12 +7,14 @@
 #include <array>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <variant>
 #include <vector>
 
 #include "core/device_info.hpp"
 #include "core/kernel_config.hpp"
+#include "core/lt_algo_config.hpp"
 #include "core/problem.hpp"
 #include "core/provider.hpp"
 #include "db/records.hpp"
@@ -89,6 +91,7 @@ struct BaselineTiming {
   TimingStats stats;
   double max_diff = kNotMeasured;  // not measured for cuBLAS reading B in the other layout
   std::string detail;
+  std::optional<LtAlgoConfig> lt_algo;  // cuBLASLt providers: the algorithm timed, where known
   bool operator==(const BaselineTiming&) const = default;
 };
 

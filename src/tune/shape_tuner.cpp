@@ -60,6 +60,7 @@ void prepare_worker(TuneSession& s, const Problem& problem) {
       record.samples = b.stats.samples;
       record.max_diff = b.max_diff;
       record.detail = b.detail;
+      record.lt_algo = b.lt_algo;
       s.db->upsert_baseline(record);
     }
   });
