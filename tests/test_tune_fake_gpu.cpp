@@ -123,3 +123,19 @@ TEST(TuneFakeGpu, ExportShowsTheWinnersOfTheRun) {
   ASSERT_EQ(show.status, 0) << show.err;
   EXPECT_NE(show.out.find("fault"), std::string::npos);
 }
+
+// The model ranks three variants that spill ahead of three that compile clean: with three slots,
+// the spilling ones are recorded as rejected and the clean ones take their slots and are timed.
+TEST(TuneFakeGpu, SlotsOfVariantsThatSpillGoToTheNextCandidates) {
+  ScratchDir dir;
+  const auto r = run_tool("tune --fake-gpu --shapes " + dir.write("shapes.json", "[[64, 64, 64]]") + " --db " +
+                              dir.file("t.sqlite") + test_family_args("naive_spill") + " --max-candidates 3",
+                          dir);
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto trials = all_trials(dir.file("t.sqlite"), kSmall);
+  EXPECT_EQ(count_status(trials, TrialStatus::Ok), 3) << r.err;
+  EXPECT_EQ(count_status(trials, TrialStatus::Rejected), 3) << r.err;
+  for (const auto& t : trials)
+    if (t.status == TrialStatus::Rejected) EXPECT_NE(t.reason.find("spills"), std::string::npos) << t.reason;
+  EXPECT_NE(r.err.find("3 slots of rejected variants went to the next candidates"), std::string::npos) << r.err;
+}

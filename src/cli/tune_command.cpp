@@ -90,7 +90,8 @@ CommandRunner add_tune_command(CLI::App& app) {
                    "`merge` joins their databases")
       ->capture_default_str();
   tune->add_option("--max-candidates", options->max_candidates,
-                   "Candidates per shape, cheapest first by the families' cost models (0 = all)")
+                   "Candidates per shape, cheapest first by the families' cost models (0 = all); a variant that "
+                   "does not compile clean (spills, ptxas warnings) gives its slot to the next")
       ->capture_default_str();
   tune->add_option("--budget-seconds", options->budget_seconds,
                    "Stop trying new candidates when the run has used this much time (0 = no limit); "

@@ -163,7 +163,7 @@ std::vector<Candidate> enumerate_family(const FamilySpec& family, const Problem&
 
 std::vector<Candidate> plan_candidates(const std::vector<const FamilySpec*>& families,
                                        const Problem& problem, const DeviceLimits& device,
-                                       std::size_t max_candidates) {
+                                       std::size_t max_candidates, const std::set<std::string>& excluded) {
   std::vector<Candidate> all;
   // Each family's cheapest candidates of distinct diversity keys are guaranteed a place: a quarter
   // of the list per family when two share it (at least two). Families' cost models are not
@@ -185,6 +185,7 @@ std::vector<Candidate> plan_candidates(const std::vector<const FamilySpec*>& fam
     auto found = enumerate_family(*family, problem, device, &rejections);
     std::set<std::string> kept_keys;
     for (auto& candidate : found) {
+      if (!excluded.empty() && excluded.count(candidate.config.to_json())) continue;
       const bool distinct = kept_keys.size() < guaranteed && kept_keys.insert(diversity_key(candidate)).second;
       (distinct ? keep : all).push_back(std::move(candidate));
     }

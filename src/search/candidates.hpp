@@ -4,6 +4,7 @@
 #include <array>
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -55,8 +56,11 @@ std::vector<Candidate> enumerate_family(const FamilySpec& family, const Problem&
 // cut to `max_candidates` (0 = all): each family's best two distinct candidates (by the family's
 // diversity params), then the cheapest of every distinct combination, then the rest by cost. Throws
 // UserError when no family has a valid config, naming the constraint that removed the most.
+// Configs in `excluded` (KernelConfig::to_json texts: variants known not to compile clean) are left
+// out before the cut, so the slots they would take go to the next candidates.
 std::vector<Candidate> plan_candidates(const std::vector<const FamilySpec*>& families,
                                        const Problem& problem, const DeviceLimits& device,
-                                       std::size_t max_candidates);
+                                       std::size_t max_candidates,
+                                       const std::set<std::string>& excluded = {});
 
 }  // namespace cl2

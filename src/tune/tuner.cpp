@@ -8,10 +8,10 @@
 #include <thread>
 
 #include "core/errors.hpp"
-#include "core/parallel_for.hpp"
 #include "gpu/device_query.hpp"
 #include "report/speedup_stats.hpp"
 #include "runner/protocol.hpp"
+#include "tune/clean_plan.hpp"
 #include "tune/tune_session.hpp"
 
 namespace cl2 {
@@ -54,18 +54,6 @@ std::vector<Problem> shapes_to_tune(const TuneOptions& options, const std::vecto
   return selected;
 }
 
-std::vector<std::vector<Candidate>> plan_all(const std::vector<Problem>& problems,
-                                             const std::vector<const FamilySpec*>& families,
-                                             const DeviceLimits& limits, std::size_t max_candidates) {
-  // Planning enumerates every variant of every family per shape: independent work, spread over
-  // the CPU's threads.
-  std::vector<std::vector<Candidate>> plans(problems.size());
-  parallel_for(problems.size(), 0, [&](std::size_t i) {
-    plans[i] = plan_candidates(families, problems[i], limits, max_candidates);
-  });
-  return plans;
-}
-
 void check_memory(const std::vector<Problem>& problems, const DeviceInfo& device) {
   constexpr std::int64_t kReserve = std::int64_t(1) << 30;
   for (const auto& p : problems) {
@@ -79,23 +67,31 @@ void check_memory(const std::vector<Problem>& problems, const DeviceInfo& device
   }
 }
 
+// Plans every shape and compiles its candidates, handing the slots of variants that do not compile
+// clean to the next ones (tune/clean_plan.hpp), with progress on stderr.
 std::vector<std::vector<BuiltCandidate>> compile_stage(const TuneOptions& options,
                                                        const std::vector<Problem>& problems,
-                                                       const std::vector<std::vector<Candidate>>& plans,
-                                                       const KernelCompiler& compiler,
-                                                       const std::string& arch, BuildCounts& counts) {
+                                                       const std::vector<const FamilySpec*>& families,
+                                                       const DeviceLimits& limits, const KernelCompiler& compiler,
+                                                       BuildCounts& counts) {
   Progress progress(0);
+  progress.line(fmt::format("planning and compiling {} shapes for {} (cache {})", problems.size(),
+                            limits.nvrtc_arch(), options.cache_dir));
+  CleanPlanStats stats;
+  auto built = plan_clean(problems, families, limits, options.max_candidates, compiler, stats,
+                          [&](std::size_t done, std::size_t total) {
+                            progress.status(fmt::format("  compiled {}/{}", done, total));
+                          });
+  counts = stats.first_round;
   std::size_t planned = 0;
-  for (const auto& plan : plans) planned += plan.size();
-  progress.line(fmt::format("compiling {} candidates of {} shapes for {} (cache {})", planned,
-                            problems.size(), arch, options.cache_dir));
-  auto built = build_candidates(problems, plans, arch, compiler, counts,
-                                [&](std::size_t done, std::size_t total) {
-                                  progress.status(fmt::format("  compiled {}/{}", done, total));
-                                });
+  for (const auto& plan : built) planned += plan.size();
   progress.line(fmt::format("compiled {} unique kernels for {}: {} from cache, {} failed, {} rejected "
                             "(spills or ptxas warnings)",
-                            counts.unique, arch, counts.from_cache, counts.failed, counts.rejected));
+                            counts.unique, limits.nvrtc_arch(), counts.from_cache, counts.failed, counts.rejected));
+  if (stats.refilled > 0 || counts.failed + counts.rejected > 0)
+    progress.line(fmt::format("{} slots of rejected variants went to the next candidates ({} more kernels); "
+                              "{} candidates in all",
+                              stats.refilled, stats.extra_compiles, planned));
   return built;
 }
 
@@ -115,16 +111,16 @@ int run_compile_only(const TuneOptions& options) {
     limits = limits_for_arch("sm_90a");
     std::fprintf(stderr, "no GPU here: compiling for sm_90a (H100/H200); --arch picks another\n");
   }
-  const auto plans = plan_all(problems, families, limits, options.max_candidates);
-  if (options.verbose)
-    for (std::size_t i = 0; i < problems.size(); ++i) {
-      std::fprintf(stderr, "%s: %zu candidates\n", problems[i].text().c_str(), plans[i].size());
-      for (const auto& c : plans[i])
-        std::fprintf(stderr, "  %8.1f us  %s\n", c.cost_us, c.config.label().c_str());
-    }
   KernelCompiler compiler(options.cache_dir);
   BuildCounts counts;
-  compile_stage(options, problems, plans, compiler, limits.nvrtc_arch(), counts);
+  const auto built = compile_stage(options, problems, families, limits, compiler, counts);
+  if (options.verbose)
+    for (std::size_t i = 0; i < problems.size(); ++i) {
+      std::fprintf(stderr, "%s: %zu candidates\n", problems[i].text().c_str(), built[i].size());
+      for (const auto& b : built[i])
+        std::fprintf(stderr, "  %8.1f us  %s%s\n", b.candidate.cost_us, b.candidate.config.label().c_str(),
+                     b.rejection().empty() ? "" : ("  (rejected: " + b.rejection() + ")").c_str());
+    }
   if (counts.failed > 0) {
     std::fprintf(stderr, "%zu kernels failed to compile; logs are in %s/*.json\n", counts.failed,
                  options.cache_dir.c_str());
@@ -217,8 +213,7 @@ int run_tune(const TuneOptions& options) {
   for (auto& s : sessions) {
     s->db = TuningDb::open(options.db_path, DbMode::ReadWrite);
     BuildCounts counts;
-    built.push_back(compile_stage(options, problems, plan_all(problems, families, s->limits, options.max_candidates),
-                                  *s->compiler, s->limits.nvrtc_arch(), counts));
+    built.push_back(compile_stage(options, problems, families, s->limits, *s->compiler, counts));
     s->device_id = s->db->upsert_device(s->device);
   }
   const std::int64_t run_id = sessions.front()->db->begin_run(options.command_line, options.shapes_path);
