@@ -139,3 +139,26 @@ TEST(TuneFakeGpu, SlotsOfVariantsThatSpillGoToTheNextCandidates) {
     if (t.status == TrialStatus::Rejected) EXPECT_NE(t.reason.find("spills"), std::string::npos) << t.reason;
   EXPECT_NE(r.err.find("3 slots of rejected variants went to the next candidates"), std::string::npos) << r.err;
 }
+
+// With --seeds 1 and one slot, a shape next to a tuned one times that shape's winner, not the
+// model's cheapest candidate.
+TEST(TuneFakeGpu, SeedsTryTheWinnerOfTheNearestTunedShapeFirst) {
+  ScratchDir dir;
+  const std::string db_args = " --db " + dir.file("t.sqlite") + test_family_args("naive_many");
+  ASSERT_EQ(run_tool("tune --fake-gpu --shapes " + dir.write("a.json", "[[64, 64, 64]]") + db_args +
+                         " --max-candidates 0", dir).status, 0);
+  auto db = TuningDb::open(dir.file("t.sqlite"), DbMode::ReadOnly);
+  const auto device = db->devices().front().first;
+  const auto winner = db->winner(device, kSmall);
+  ASSERT_TRUE(winner.has_value());
+  const std::string seed = db->kernel(winner->kernel_id)->config_json;
+  ASSERT_EQ(seed.find("\"VARIANT\":1}"), std::string::npos) << "the test needs a winner the model does not rank first";
+  db.reset();
+  const auto r = run_tool("tune --fake-gpu --shapes " + dir.write("b.json", "[[64, 64, 128]]") + db_args +
+                              " --max-candidates 1 --seeds 1", dir);
+  ASSERT_EQ(r.status, 0) << r.err;
+  db = TuningDb::open(dir.file("t.sqlite"), DbMode::ReadOnly);
+  const auto trials = db->trials(device, Problem{{64, 64, 128}, Layout::TN, Accum::F32});
+  ASSERT_EQ(trials.size(), 1u);
+  EXPECT_EQ(db->kernel(trials.front().kernel_id)->config_json, seed);
+}

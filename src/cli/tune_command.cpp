@@ -93,6 +93,11 @@ CommandRunner add_tune_command(CLI::App& app) {
                    "Candidates per shape, cheapest first by the families' cost models (0 = all); a variant that "
                    "does not compile clean (spills, ptxas warnings) gives its slot to the next")
       ->capture_default_str();
+  tune->add_option("--seeds", options->seeds,
+                   "Of each shape's candidates, this many are the winners the database holds for the "
+                   "nearest tuned shapes of the same GPU, layout and accumulator (distance in log M, N, K), "
+                   "where valid for the shape; off by default until measured against the model's choice")
+      ->capture_default_str();
   tune->add_option("--budget-seconds", options->budget_seconds,
                    "Stop trying new candidates when the run has used this much time (0 = no limit); "
                    "the time left is shared equally by the shapes still to tune")

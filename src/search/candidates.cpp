@@ -163,8 +163,15 @@ std::vector<Candidate> enumerate_family(const FamilySpec& family, const Problem&
 
 std::vector<Candidate> plan_candidates(const std::vector<const FamilySpec*>& families,
                                        const Problem& problem, const DeviceLimits& device,
-                                       std::size_t max_candidates, const std::set<std::string>& excluded) {
+                                       std::size_t max_candidates, const std::set<std::string>& excluded,
+                                       const std::vector<KernelConfig>& seeds) {
   std::vector<Candidate> all;
+  // Seeds that are valid here take their slots first, in the order given; with no cap they are
+  // planned anyway.
+  std::map<std::string, std::size_t> seed_rank;
+  if (max_candidates != 0)
+    for (std::size_t i = 0; i < seeds.size(); ++i) seed_rank.emplace(seeds[i].to_json(), i);
+  std::vector<std::pair<std::size_t, Candidate>> seeded;
   // Each family's cheapest candidates of distinct diversity keys are guaranteed a place: a quarter
   // of the list per family when two share it (at least two). Families' cost models are not
   // calibrated against each other, so by cost alone one family could take every slot on shapes
@@ -185,12 +192,17 @@ std::vector<Candidate> plan_candidates(const std::vector<const FamilySpec*>& fam
     auto found = enumerate_family(*family, problem, device, &rejections);
     std::set<std::string> kept_keys;
     for (auto& candidate : found) {
-      if (!excluded.empty() && excluded.count(candidate.config.to_json())) continue;
+      const std::string text = candidate.config.to_json();
+      if (!excluded.empty() && excluded.count(text)) continue;
+      if (auto seed = seed_rank.find(text); seed != seed_rank.end()) {
+        seeded.emplace_back(seed->second, std::move(candidate));
+        continue;
+      }
       const bool distinct = kept_keys.size() < guaranteed && kept_keys.insert(diversity_key(candidate)).second;
       (distinct ? keep : all).push_back(std::move(candidate));
     }
   }
-  if (all.empty() && keep.empty()) {
+  if (all.empty() && keep.empty() && seeded.empty()) {
     std::string reason = unsupported;
     if (!rejections.empty()) {
       auto worst = std::max_element(rejections.begin(), rejections.end(),
@@ -203,7 +215,9 @@ std::vector<Candidate> plan_candidates(const std::vector<const FamilySpec*>& fam
   }
   auto by_cost = [](const Candidate& x, const Candidate& y) { return x.cost_us < y.cost_us; };
   std::stable_sort(all.begin(), all.end(), by_cost);
-  const std::size_t room = max_candidates == 0 ? all.size() + keep.size() : max_candidates;
+  std::sort(seeded.begin(), seeded.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+  if (max_candidates != 0 && seeded.size() > max_candidates) seeded.resize(max_candidates);
+  const std::size_t room = max_candidates == 0 ? all.size() + keep.size() : max_candidates - seeded.size();
   if (keep.size() > room) {
     std::stable_sort(keep.begin(), keep.end(), by_cost);
     keep.resize(room);
@@ -219,6 +233,7 @@ std::vector<Candidate> plan_candidates(const std::vector<const FamilySpec*>& fam
     }
   for (std::size_t i = 0; i < all.size() && keep.size() < room; ++i)
     if (!taken[i]) keep.push_back(all[i]);
+  for (auto& [rank, candidate] : seeded) keep.push_back(std::move(candidate));
   std::stable_sort(keep.begin(), keep.end(), by_cost);
   return keep;
 }

@@ -57,10 +57,12 @@ std::vector<Candidate> enumerate_family(const FamilySpec& family, const Problem&
 // diversity params), then the cheapest of every distinct combination, then the rest by cost. Throws
 // UserError when no family has a valid config, naming the constraint that removed the most.
 // Configs in `excluded` (KernelConfig::to_json texts: variants known not to compile clean) are left
-// out before the cut, so the slots they would take go to the next candidates.
+// out before the cut, so the slots they would take go to the next candidates. Those of `seeds` that
+// are valid for the problem take the first slots, in the order given (search/seeds.hpp).
 std::vector<Candidate> plan_candidates(const std::vector<const FamilySpec*>& families,
                                        const Problem& problem, const DeviceLimits& device,
                                        std::size_t max_candidates,
-                                       const std::set<std::string>& excluded = {});
+                                       const std::set<std::string>& excluded = {},
+                                       const std::vector<KernelConfig>& seeds = {});
 
 }  // namespace cl2

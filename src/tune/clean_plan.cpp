@@ -20,13 +20,16 @@ std::vector<std::vector<Candidate>> plan_some(const std::vector<Problem>& proble
                                               const std::vector<std::size_t>& which,
                                               const std::vector<const FamilySpec*>& families,
                                               const DeviceLimits& limits, std::size_t max_candidates,
-                                              const std::vector<std::set<std::string>>& excluded, bool first) {
+                                              const std::vector<std::set<std::string>>& excluded,
+                                              const std::vector<std::vector<KernelConfig>>& seeds, bool first) {
   std::vector<std::vector<Candidate>> plans(which.size());
   // Planning enumerates every variant of every family per shape: independent work, spread over the
   // CPU's threads.
   parallel_for(which.size(), 0, [&](std::size_t i) {
     try {
-      plans[i] = plan_candidates(families, problems[which[i]], limits, max_candidates, excluded[which[i]]);
+      const std::size_t p = which[i];
+      plans[i] = plan_candidates(families, problems[p], limits, max_candidates, excluded[p],
+                                 seeds.empty() ? std::vector<KernelConfig>{} : seeds[p]);
     } catch (const UserError&) {
       if (first) throw;  // no variant applies to the shape at all: the user's error to fix
     }
@@ -40,6 +43,7 @@ std::vector<std::vector<BuiltCandidate>> plan_clean(const std::vector<Problem>& 
                                                     const std::vector<const FamilySpec*>& families,
                                                     const DeviceLimits& limits, std::size_t max_candidates,
                                                     const KernelCompiler& compiler, CleanPlanStats& stats,
+                                                    const std::vector<std::vector<KernelConfig>>& seeds,
                                                     const std::function<void(std::size_t, std::size_t)>& on_compiled) {
   std::vector<std::vector<BuiltCandidate>> clean(problems.size()), rejected(problems.size());
   std::vector<std::set<std::string>> excluded(problems.size());
@@ -47,7 +51,7 @@ std::vector<std::vector<BuiltCandidate>> plan_clean(const std::vector<Problem>& 
   std::iota(pending.begin(), pending.end(), std::size_t(0));
   std::size_t first_clean = 0;
   for (int round = 0; round < kMaxRounds && !pending.empty(); ++round) {
-    const auto plans = plan_some(problems, pending, families, limits, max_candidates, excluded, round == 0);
+    const auto plans = plan_some(problems, pending, families, limits, max_candidates, excluded, seeds, round == 0);
     std::vector<Problem> some;
     for (std::size_t p : pending) some.push_back(problems[p]);
     BuildCounts counts;

@@ -16,9 +16,11 @@ struct CleanPlanStats {
   std::size_t extra_compiles = 0;  // unique kernels compiled (or read from the cache) for them
 };
 
+// `seeds[i]` (empty, or one list per problem) go first into problem i's plan (search/seeds.hpp).
 std::vector<std::vector<BuiltCandidate>> plan_clean(
     const std::vector<Problem>& problems, const std::vector<const FamilySpec*>& families,
     const DeviceLimits& limits, std::size_t max_candidates, const KernelCompiler& compiler,
-    CleanPlanStats& stats, const std::function<void(std::size_t, std::size_t)>& on_compiled = {});
+    CleanPlanStats& stats, const std::vector<std::vector<KernelConfig>>& seeds = {},
+    const std::function<void(std::size_t, std::size_t)>& on_compiled = {});
 
 }  // namespace cl2

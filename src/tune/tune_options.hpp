@@ -19,6 +19,7 @@ struct TuneOptions {
   std::map<std::string, std::int64_t> pins;  // --pin: parameters fixed in every family that has them
   ShardSpec shard;                           // --shard I/N: this machine's part of the shapes
   std::size_t max_candidates = 24;       // per shape, after ordering by the cost model
+  std::size_t seeds = 0;                 // of those, winners of the nearest tuned shapes (search/seeds.hpp)
   double budget_seconds = 0;             // 0 = no limit
   bool compile_only = false;
   std::string arch;                      // compile-only target when no GPU decides it

@@ -11,6 +11,7 @@
 #include "gpu/device_query.hpp"
 #include "report/speedup_stats.hpp"
 #include "runner/protocol.hpp"
+#include "search/seeds.hpp"
 #include "tune/clean_plan.hpp"
 #include "tune/tune_session.hpp"
 
@@ -73,12 +74,13 @@ std::vector<std::vector<BuiltCandidate>> compile_stage(const TuneOptions& option
                                                        const std::vector<Problem>& problems,
                                                        const std::vector<const FamilySpec*>& families,
                                                        const DeviceLimits& limits, const KernelCompiler& compiler,
-                                                       BuildCounts& counts) {
+                                                       BuildCounts& counts,
+                                                       const std::vector<std::vector<KernelConfig>>& seeds = {}) {
   Progress progress(0);
   progress.line(fmt::format("planning and compiling {} shapes for {} (cache {})", problems.size(),
                             limits.nvrtc_arch(), options.cache_dir));
   CleanPlanStats stats;
-  auto built = plan_clean(problems, families, limits, options.max_candidates, compiler, stats,
+  auto built = plan_clean(problems, families, limits, options.max_candidates, compiler, stats, seeds,
                           [&](std::size_t done, std::size_t total) {
                             progress.status(fmt::format("  compiled {}/{}", done, total));
                           });
@@ -93,6 +95,25 @@ std::vector<std::vector<BuiltCandidate>> compile_stage(const TuneOptions& option
                               "{} candidates in all",
                               stats.refilled, stats.extra_compiles, planned));
   return built;
+}
+
+// The same GPU model, whatever the software versions: a winner found under an older driver is
+// still a good first guess.
+bool same_gpu(const DeviceInfo& x, const DeviceInfo& y) {
+  return x.name == y.name && x.cc_major == y.cc_major && x.cc_minor == y.cc_minor && x.num_sms == y.num_sms;
+}
+
+// Per problem, the --seeds winners of the nearest shapes that `db` holds for `device` (none when
+// the database has not seen this GPU).
+std::vector<std::vector<KernelConfig>> seeds_from_db(const TuningDb& db, const DeviceInfo& device,
+                                                     const std::vector<Problem>& problems, std::size_t count) {
+  if (count == 0) return {};
+  std::vector<std::pair<Problem, KernelConfig>> tuned;
+  for (const auto& row : db.winner_rows())
+    if (same_gpu(row.device, device)) tuned.emplace_back(row.winner.problem, KernelConfig::from_json(row.kernel.config_json));
+  std::vector<std::vector<KernelConfig>> seeds;
+  for (const auto& problem : problems) seeds.push_back(nearest_winners(tuned, problem, count));
+  return seeds;
 }
 
 }  // namespace
@@ -213,7 +234,8 @@ int run_tune(const TuneOptions& options) {
   for (auto& s : sessions) {
     s->db = TuningDb::open(options.db_path, DbMode::ReadWrite);
     BuildCounts counts;
-    built.push_back(compile_stage(options, problems, families, s->limits, *s->compiler, counts));
+    built.push_back(compile_stage(options, problems, families, s->limits, *s->compiler, counts,
+                                  seeds_from_db(*s->db, s->device, problems, options.seeds)));
     s->device_id = s->db->upsert_device(s->device);
   }
   const std::int64_t run_id = sessions.front()->db->begin_run(options.command_line, options.shapes_path);
