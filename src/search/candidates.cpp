@@ -192,11 +192,15 @@ std::vector<Candidate> plan_candidates(const std::vector<const FamilySpec*>& fam
     auto found = enumerate_family(*family, problem, device, &rejections);
     std::set<std::string> kept_keys;
     for (auto& candidate : found) {
-      const std::string text = candidate.config.to_json();
-      if (!excluded.empty() && excluded.count(text)) continue;
-      if (auto seed = seed_rank.find(text); seed != seed_rank.end()) {
-        seeded.emplace_back(seed->second, std::move(candidate));
-        continue;
+      // The config's text only where something is looked up by it: planning walks thousands of
+      // candidates per shape, and enumerate_family has formatted each once already.
+      if (!excluded.empty() || !seed_rank.empty()) {
+        const std::string text = candidate.config.to_json();
+        if (excluded.count(text)) continue;
+        if (auto seed = seed_rank.find(text); seed != seed_rank.end()) {
+          seeded.emplace_back(seed->second, std::move(candidate));
+          continue;
+        }
       }
       const bool distinct = kept_keys.size() < guaranteed && kept_keys.insert(diversity_key(candidate)).second;
       (distinct ? keep : all).push_back(std::move(candidate));
