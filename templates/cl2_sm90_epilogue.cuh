@@ -182,8 +182,16 @@ __device__ __forceinline__ bool cl2_streamk_join(const Cl2GemmParams& p, Cl2Acc 
 #endif
 
 // ---- direct stores ------------------------------------------------------------------------------
+// Tile element (row, col) and its right neighbour, in the kernel's coordinates.
 __device__ __forceinline__ void cl2_store_pair(const Cl2GemmParams& p, int row, int col, float lo,
                                                float hi) {
+#if CL2_SWAP_AB
+  // C[col][row] and C[col + 1][row]: eight lanes of a warp write 16 contiguous bytes of a C row.
+  if (row >= p.n || col >= p.m) return;
+  unsigned short* out = p.c + (long long)col * p.ldc + row;
+  out[0] = cl2_float_to_half(lo);
+  if (col + 1 < p.m) out[p.ldc] = cl2_float_to_half(hi);
+#else
   if (row >= p.m || col >= p.n) return;
   unsigned short* out = p.c + (long long)row * p.ldc + col;
   if (col + 1 < p.n && (p.ldc & 1) == 0) {
@@ -192,6 +200,7 @@ __device__ __forceinline__ void cl2_store_pair(const Cl2GemmParams& p, int row, 
     out[0] = cl2_float_to_half(lo);
     if (col + 1 < p.n) out[1] = cl2_float_to_half(hi);
   }
+#endif
 }
 
 __device__ __forceinline__ void cl2_store_direct(const Cl2GemmParams& p,
@@ -211,12 +220,52 @@ __device__ __forceinline__ void cl2_store_direct(const Cl2GemmParams& p,
 // epilogue, by when they are long done, so the tensor cores resume after the shared-memory writes
 // alone (a tile-sized buffer in place of ring stages; it pays where the epilogue recurs often,
 // short K and many tiles per CTA).
+//
+// SWAP_AB: chunk s is wgmma slice s, stored transposed (its rows are C's columns) as kBN rows of C
+// by 64 columns, one 16-bit store per element: eight lanes fill one 16-byte unit of a row, and the
+// four rows a store instruction reaches sit in different units, so the stores are free of bank
+// conflicts too.
+__device__ __forceinline__ void cl2_stage_swapped(const Cl2Acc (&slice)[CL2_WG_REGS], unsigned chunk, int warp,
+                                                  int lane) {
+#pragma unroll
+  for (int j = 0; j < kBN / 8; ++j)
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      float v[2];
+      cl2_pair(slice, j, h, v[0], v[1]);
+      const int unit = warp * 2 + h;  // 16-byte unit of the C row: tile rows warp * 16 + 8h ..
+#pragma unroll
+      for (int e = 0; e < 2; ++e) {
+        const int c_row = 8 * j + 2 * (lane % 4) + e;
+        const unsigned addr = chunk + c_row * 128 + ((unit ^ (c_row & 7)) << 4) + (lane / 4) * 2;
+        asm volatile("st.shared.u16 [%0], %1;" ::"r"(addr), "h"(cl2_float_to_half(v[e])) : "memory");
+      }
+    }
+}
+
 __device__ __forceinline__ void cl2_store_tma(const Cl2GemmParams& p,
                                               const Cl2Acc (&acc)[kSlices][CL2_WG_REGS],
                                               unsigned staging, int row0, int col0, int consumer,
                                               int thread, int warp, int lane) {
+#if CL2_SWAP_AB
 #pragma unroll
-  for (int first = 0; first < kBN / 64; first += kEpiBatch) {
+  for (int first = 0; first < kEpiChunks; first += kEpiBatch) {
+    if (thread == 0) cl2_tma_store_wait_read();  // the buffer's previous contents have left
+    cl2_warpgroup_barrier(2 + consumer);
+#pragma unroll
+    for (int c = 0; c < kEpiBatch; ++c) cl2_stage_swapped(acc[first + c], staging + c * kEpiChunkBytes, warp, lane);
+    cl2_fence_async_shared();
+    cl2_warpgroup_barrier(2 + consumer);
+    if (thread == 0) {
+#pragma unroll
+      for (int c = 0; c < kEpiBatch; ++c)
+        cl2_tma_store_2d(&p.tmap_c, staging + c * kEpiChunkBytes, row0 + (first + c) * 64, col0);
+      cl2_tma_store_commit();
+    }
+  }
+#else
+#pragma unroll
+  for (int first = 0; first < kEpiChunks; first += kEpiBatch) {
     if (thread == 0) cl2_tma_store_wait_read();  // the buffer's previous contents have left
     cl2_warpgroup_barrier(2 + consumer);
 #pragma unroll
@@ -240,6 +289,7 @@ __device__ __forceinline__ void cl2_store_tma(const Cl2GemmParams& p,
       cl2_tma_store_commit();
     }
   }
+#endif
 }
 #endif
 
@@ -255,13 +305,19 @@ __device__ __forceinline__ void cl2_store_split(const Cl2GemmParams& p,
                                                 const Cl2Work& work, int consumer, int thread, int warp,
                                                 int lane) {
   static_assert(!kPingpong, "split-K tiles are not shared out by turns");
-  const int tiles_n = (p.n + kBN - 1) / kBN;
-  const int tiles = ((p.m + kBM - 1) / kBM) * tiles_n;
+  const int tiles_n = cl2_tiles_n(p);
+  const int tiles = cl2_tiles_m(p) * tiles_n;
   const int tile = work.tile_m * tiles_n + work.tile_n;
   float* partial = cl2_splitk_partial(p, tiles, tile, work.slice, kBM * kBN);
   const int first_row = kWholeTile ? 0 : consumer * kWgRows;
+  // The partial is laid out as C's part of the tile (row-major in C): with SWAP_AB, transposed.
   cl2_for_each_pair(acc, warp, lane, [&](int row, int col, float lo, float hi) {
-    cl2_st_global_f32x2(partial + (first_row + row) * kBN + col, lo, hi);
+    if (kSwapAB) {
+      partial[col * kBM + first_row + row] = lo;
+      partial[(col + 1) * kBM + first_row + row] = hi;
+    } else {
+      cl2_st_global_f32x2(partial + (first_row + row) * kBN + col, lo, hi);
+    }
   });
   constexpr int group = kEpiConsumers * 128;
   constexpr int barrier = kEpiConsumers == 2 ? kBarrierSplitK : 2;
@@ -276,7 +332,10 @@ __device__ __forceinline__ void cl2_store_split(const Cl2GemmParams& p,
   // (measured on the H200, 2400 variants of 8 small-tile shapes: 64x64x12288 in 16 slices 6.5 us in
   // one pass of one quad per thread against 7.6 us in four passes of two; 8 slices 3% faster in one
   // pass than in two). Bigger tiles keep 2 x 4: their share per thread is larger, and ptxas spilled.
-  cl2_splitk_reduce<group, CL2_RED_QUADS, CL2_RED_SLICES>(p, tiles, tile, kBM, kBN, work.tile_m * kBM,
-                                                        work.tile_n * kBN, begin, end, group_thread);
+  constexpr int c_rows = kSwapAB ? kBN : kBM, c_cols = kSwapAB ? kBM : kBN;
+  const int c_row0 = kSwapAB ? work.tile_n * kBN : work.tile_m * kBM;
+  const int c_col0 = kSwapAB ? work.tile_m * kBM : work.tile_n * kBN;
+  cl2_splitk_reduce<group, CL2_RED_QUADS, CL2_RED_SLICES>(p, tiles, tile, c_rows, c_cols, c_row0, c_col0, begin, end,
+                                                        group_thread);
 }
 #endif

@@ -13,10 +13,16 @@
 // equal share of all tiles' k-blocks and the CTAs that share a tile join their sums. Epilogue:
 // registers -> swizzled shared memory -> TMA store, or predicated direct stores where TMA cannot
 // address C (N % 8 != 0).
+// SWAP_AB (TN only) computes C^T = B * A^T: the tile's rows run along N and its columns along M,
+// so a small M lands on wgmma's N side (any multiple of 8) instead of filling 64-row slices, and a
+// cluster along the tile's columns splits M between CTAs that share each weight tile. Both operands
+// are K-major either way, so only the roles of the two tensor maps and the epilogue's addressing
+// change: "rows" and "columns" below are the tile's (the kernel's) own, and the epilogue maps them
+// to C.
 //
 // Compile-time configuration (space file configs/spaces/sm90.json): CL2_BM, CL2_BN, CL2_STAGES,
 // CL2_CONSUMERS, CL2_ACC_CHAINS, CL2_PINGPONG, CL2_WG_KSPLIT, CL2_CLUSTER_M, CL2_CLUSTER_N, CL2_EPI_TMA,
-// CL2_STREAM_K, CL2_LAYOUT_TN, CL2_ACCUM_F16, CL2_SPLITK (the split-K epilogue is compiled only into
+// CL2_STREAM_K, CL2_SWAP_AB, CL2_LAYOUT_TN, CL2_ACCUM_F16, CL2_SPLITK (the split-K epilogue is compiled only into
 // kernels that split; CL2_RED_QUADS and CL2_RED_SLICES shape its reduction's loads), CL2_WG_REGS and
 // the wgmma operand numbers. Run time: M, N, K, strides, split_k, raster_group (Cl2GemmParams).
 #include "cl2_common.cuh"
@@ -36,6 +42,7 @@ constexpr int kChains = CL2_ACC_CHAINS;
 constexpr int kClusterM = CL2_CLUSTER_M;  // CTAs along M: they share B tiles
 constexpr int kClusterN = CL2_CLUSTER_N;  // CTAs along N: they share A tiles
 constexpr int kCluster = kClusterM * kClusterN;
+constexpr bool kSwapAB = CL2_SWAP_AB != 0;
 constexpr bool kPingpong = CL2_PINGPONG != 0;
 constexpr bool kWgSplitK = CL2_WG_KSPLIT != 0;
 constexpr bool kWholeTile = kPingpong || kWgSplitK;           // each consumer holds all tile rows
@@ -46,9 +53,13 @@ constexpr int kSlices = kWgRows / 64;  // m64 wgmma slices per consumer
 constexpr int kThreads = 128 * (kConsumers + 1);
 constexpr int kABytes = kBM * kBK * 2;
 constexpr int kBBytes = kBN * kBK * 2;
-// TMA-store staging per consumer: one 64-column chunk (EPI_TMA=1) or the consumer's whole tile (2).
-constexpr int kEpiBatch = CL2_EPI_TMA == 2 ? kBN / 64 : 1;
-constexpr int kCBytes = CL2_EPI_TMA ? kEpiBatch * kWgRows * 128 : 0;
+// TMA-store staging per consumer: one chunk of 64 columns of C (EPI_TMA=1) or the consumer's whole
+// tile (2). A chunk is 64 tile columns of the consumer's rows, or with SWAP_AB one 64-row wgmma
+// slice, whose rows are C's columns, by the tile's columns (C's rows).
+constexpr int kEpiChunks = kSwapAB ? kSlices : kBN / 64;
+constexpr int kEpiChunkBytes = (kSwapAB ? kBN : kWgRows) * 128;
+constexpr int kEpiBatch = CL2_EPI_TMA == 2 ? kEpiChunks : 1;
+constexpr int kCBytes = CL2_EPI_TMA ? kEpiBatch * kEpiChunkBytes : 0;
 constexpr int kExchangeBytes = kWgSplitK ? kSlices * CL2_WG_REGS * 4 * 128 : 0;
 constexpr int kTransB = CL2_LAYOUT_TN ? 0 : 1;  // NN: B tile is N-major
 // Named barriers: 0 is __syncthreads, 1 both consumers' split-K meeting, 2.. one per consumer,
@@ -67,7 +78,8 @@ static_assert(!kWholeTile || kConsumers == 2, "ping-pong and WG_KSPLIT alternate
 static_assert(!(kPingpong && kWgSplitK), "one way of sharing work between consumers");
 static_assert(!kWgSplitK || (kStages % 2 == 0 && kStages >= 4),
               "WG_KSPLIT: each consumer owns every other stage, and holds one while the next fills");
-static_assert(kBN % 16 == 0 && kBN <= 256, "wgmma N");
+static_assert(kBN % 8 == 0 && kBN <= 256 && CL2_WG_REGS % 4 == 0, "wgmma N, in 4-register operand pieces");
+static_assert(!kSwapAB || CL2_LAYOUT_TN, "swapped operands: both K-major (TN)");
 static_assert(kCluster <= 4, "clusters of up to 4 CTAs");
 static_assert(!CL2_STREAM_K || (kCluster == 1 && !kPingpong && !CL2_SPLITK),
               "stream-K shares k-blocks between single CTAs; it replaces split-K");
@@ -83,12 +95,25 @@ struct Cl2Work {
 
 __device__ __forceinline__ int cl2_k_blocks(const Cl2GemmParams& p) { return (p.k + kBK - 1) / kBK; }
 
+// The tile grid's extent and the tensor maps of the operands that feed wgmma's A (tile rows) and
+// B (tile columns): C's M and N, A and B, or the other way round with SWAP_AB.
+__device__ __forceinline__ int cl2_rows(const Cl2GemmParams& p) { return kSwapAB ? p.n : p.m; }
+__device__ __forceinline__ int cl2_cols(const Cl2GemmParams& p) { return kSwapAB ? p.m : p.n; }
+__device__ __forceinline__ int cl2_tiles_m(const Cl2GemmParams& p) { return (cl2_rows(p) + kBM - 1) / kBM; }
+__device__ __forceinline__ int cl2_tiles_n(const Cl2GemmParams& p) { return (cl2_cols(p) + kBN - 1) / kBN; }
+__device__ __forceinline__ const Cl2TensorMap* cl2_row_operand(const Cl2GemmParams& p) {
+  return kSwapAB ? &p.tmap_b : &p.tmap_a;
+}
+__device__ __forceinline__ const Cl2TensorMap* cl2_col_operand(const Cl2GemmParams& p) {
+  return kSwapAB ? &p.tmap_a : &p.tmap_b;
+}
+
 // Work item w of the cluster's sequence: slices of K outermost (so neighbouring clusters share
 // A rows and B columns in L2), then cluster tiles (kClusterM x kClusterN tiles) in grouped raster
 // order; CTA (cm, cn) of the cluster takes tile (cm, cn) of the cluster tile.
 __device__ __forceinline__ Cl2Work cl2_work_of(const Cl2GemmParams& p, int w, int cm, int cn) {
-  const int cluster_rows = ((p.m + kBM - 1) / kBM + kClusterM - 1) / kClusterM;
-  const int cluster_cols = ((p.n + kBN - 1) / kBN + kClusterN - 1) / kClusterN;
+  const int cluster_rows = (cl2_tiles_m(p) + kClusterM - 1) / kClusterM;
+  const int cluster_cols = (cl2_tiles_n(p) + kClusterN - 1) / kClusterN;
   const int per_slice = cluster_rows * cluster_cols;
   const int slice = w / per_slice;
   const Cl2Tile t = cl2_tile_of(w % per_slice, cluster_rows, cluster_cols, p.raster_group);
@@ -98,8 +123,8 @@ __device__ __forceinline__ Cl2Work cl2_work_of(const Cl2GemmParams& p, int w, in
 }
 
 __device__ __forceinline__ int cl2_work_count(const Cl2GemmParams& p) {
-  const int cluster_rows = ((p.m + kBM - 1) / kBM + kClusterM - 1) / kClusterM;
-  const int cluster_cols = ((p.n + kBN - 1) / kBN + kClusterN - 1) / kClusterN;
+  const int cluster_rows = (cl2_tiles_m(p) + kClusterM - 1) / kClusterM;
+  const int cluster_cols = (cl2_tiles_n(p) + kClusterN - 1) / kClusterN;
   return cluster_rows * cluster_cols * p.split_k;
 }
 
@@ -117,7 +142,7 @@ struct Cl2Cursor {
 
 #if CL2_STREAM_K
 __device__ __forceinline__ long long cl2_streamk_start(const Cl2GemmParams& p, int cta) {
-  const long long total = (long long)((p.m + kBM - 1) / kBM) * ((p.n + kBN - 1) / kBN) * cl2_k_blocks(p);
+  const long long total = (long long)cl2_tiles_m(p) * cl2_tiles_n(p) * cl2_k_blocks(p);
   return total * cta / gridDim.x;
 }
 #endif
@@ -137,7 +162,7 @@ __device__ __forceinline__ bool cl2_next_work(const Cl2GemmParams& p, Cl2Cursor&
   const int k_blocks = cl2_k_blocks(p);
   const int order = int(cursor.at / k_blocks), kb = int(cursor.at % k_blocks);
   const int kb_end = int(min((long long)k_blocks, kb + (cursor.end - cursor.at)));
-  const Cl2Tile t = cl2_tile_of(order, (p.m + kBM - 1) / kBM, (p.n + kBN - 1) / kBN, p.raster_group);
+  const Cl2Tile t = cl2_tile_of(order, cl2_tiles_m(p), cl2_tiles_n(p), p.raster_group);
   work = {t.m, t.n, kb, kb_end, 0, order};
   cursor.at += kb_end - kb;
 #else
@@ -167,16 +192,16 @@ __device__ __forceinline__ void cl2_produce(const Cl2GemmParams& p, unsigned sme
       cl2_mbar_arrive_expect_tx(bar, kABytes + kBBytes);
       const unsigned a_dst = smem_a + stage * kABytes + cn * a_share * 128;
       const int a_row = work.tile_m * kBM + cn * a_share;
-      if (kClusterN == 1) cl2_tma_load_2d(a_dst, &p.tmap_a, bar, kb * kBK, a_row);
-      else cl2_tma_load_2d_multicast(a_dst, &p.tmap_a, bar, kb * kBK, a_row, a_peers);
+      if (kClusterN == 1) cl2_tma_load_2d(a_dst, cl2_row_operand(p), bar, kb * kBK, a_row);
+      else cl2_tma_load_2d_multicast(a_dst, cl2_row_operand(p), bar, kb * kBK, a_row, a_peers);
       const unsigned b_stage = smem_b + stage * kBBytes;
 #if CL2_LAYOUT_TN
       // B tile = kBN rows of 64 k; this CTA fetches rows [cm, cm+1) * kBN/kClusterM.
       constexpr int share = kBN / kClusterM;
       const unsigned dst = b_stage + cm * share * 128;
       const int row = work.tile_n * kBN + cm * share;
-      if (kClusterM == 1) cl2_tma_load_2d(dst, &p.tmap_b, bar, kb * kBK, row);
-      else cl2_tma_load_2d_multicast(dst, &p.tmap_b, bar, kb * kBK, row, b_peers);
+      if (kClusterM == 1) cl2_tma_load_2d(dst, cl2_col_operand(p), bar, kb * kBK, row);
+      else cl2_tma_load_2d_multicast(dst, cl2_col_operand(p), bar, kb * kBK, row, b_peers);
 #else
       // B tile = kBN/64 chunks of [64 k rows][64 n]; CTA cm fetches every kClusterM-th chunk.
       for (int chunk = cm; chunk < kBN / 64; chunk += kClusterM) {
@@ -250,7 +275,7 @@ __device__ __forceinline__ void cl2_consume(const Cl2GemmParams& p, unsigned sme
                                             unsigned staging, unsigned exchange, unsigned full,
                                             unsigned empty, unsigned order, int cm, int cn, int consumer) {
   const int thread = threadIdx.x % 128, warp = thread / 32, lane = thread % 32;
-  const int tiles_m = (p.m + kBM - 1) / kBM, tiles_n = (p.n + kBN - 1) / kBN;
+  const int tiles_m = cl2_tiles_m(p), tiles_n = cl2_tiles_n(p);
   Cl2Acc chains[kChains][kSlices][CL2_WG_REGS];
   Cl2Acc (&acc)[kSlices][CL2_WG_REGS] = chains[0];  // what the epilogue reads, once the chains are added
   if (kWgSplitK && consumer == 0) cl2_named_arrive<kBarrierExchangeFree, 256>();  // buffer starts free
@@ -315,7 +340,10 @@ __device__ __forceinline__ void cl2_consume(const Cl2GemmParams& p, unsigned sme
   }
   if (kWgSplitK && consumer == 1) cl2_named_sync<kBarrierExchangeFree, 256>();  // pairs the last free
 #if CL2_EPI_TMA
-  if (thread == 0) cl2_tma_store_wait_all();  // shared memory must outlive the stores
+  // Shared memory must outlive the stores' reads of it; their writes to C need no wait, since the
+  // grid's completion makes them visible, and waiting for them kept each CTA alive an L2 round trip
+  // longer.
+  if (thread == 0) cl2_tma_store_wait_read();
 #endif
   (void)staging;
   (void)exchange;

@@ -114,11 +114,11 @@ struct PinnedVariant {
 // pinned), each on shapes that break its tile, cluster and split into uneven pieces.
 std::vector<PinnedVariant> sm90_variant_kinds() {
   auto pins = [](int bm, int bn, int stages, int consumers, int chains, int pingpong, int ksplit, int cm, int cn,
-                 int epi, int persistent, int split, int stream_k = 0) {
+                 int epi, int persistent, int split, int stream_k = 0, int swap = 0) {
     return fmt::format("BM={},BN={},STAGES={},CONSUMERS={},ACC_CHAINS={},PINGPONG={},WG_KSPLIT={},CLUSTER_M={},"
-                       "CLUSTER_N={},EPI_TMA={},PERSISTENT={},SPLIT_K={},STREAM_K={},RASTER={}",
+                       "CLUSTER_N={},EPI_TMA={},PERSISTENT={},SPLIT_K={},STREAM_K={},SWAP_AB={},RASTER={}",
                        bm, bn, stages, consumers, chains, pingpong, ksplit, cm, cn, epi, persistent, split, stream_k,
-                       persistent || stream_k ? 4 : 1);
+                       swap, persistent || stream_k ? 4 : 1);
   };
   return {
       {"ksplit_deep_ring", pins(64, 48, 14, 2, 2, 0, 1, 1, 1, 0, 0, 1),
@@ -149,6 +149,21 @@ std::vector<PinnedVariant> sm90_variant_kinds() {
        R"([[4096, 4096, 256], {"m": 1000, "n": 1000, "k": 1000, "layout": "nn"}])"},
       {"whole_tile_store_cluster_1x2", pins(256, 128, 3, 2, 1, 0, 0, 1, 2, 2, 1, 1),
        R"([[3000, 4096, 520], {"m": 777, "n": 512, "k": 4096, "accum": "f16"}])"},
+      {"rows_192_cluster_1x2", pins(192, 32, 7, 1, 2, 0, 0, 1, 2, 0, 0, 1),
+       R"([[1, 1, 8], [12288, 64, 1024], [130, 200, 72], {"m": 200, "n": 136, "k": 1000, "accum": "f16"}])"},
+      // Swapped operands (C^T = B A^T): M on the tile's columns, uneven in M, N and K, M = 1.
+      {"swapped_tma_store_cluster_1x2", pins(64, 32, 16, 1, 2, 0, 0, 1, 2, 1, 0, 1, 0, 1),
+       R"([[1, 4096, 4096], [3, 1000, 4096], [17, 4104, 520], [127, 2048, 1024]])"},
+      {"swapped_192_splitk", pins(192, 32, 7, 1, 1, 0, 0, 1, 1, 0, 0, 4, 0, 1),
+       R"([[1, 1, 8], [64, 2048, 1024], [130, 200, 72], [100, 1000, 4096]])"},
+      {"swapped_narrow_direct_store", pins(64, 8, 16, 1, 2, 0, 0, 1, 1, 0, 0, 1, 0, 1),
+       R"([[1, 1, 8], [1, 4096, 4096], [5, 777, 1000]])"},
+      {"swapped_ksplit_whole_tile_store", pins(128, 64, 6, 2, 1, 0, 1, 1, 1, 2, 1, 1, 0, 1),
+       R"([[256, 4096, 256], [200, 1000, 136], {"m": 64, "n": 4096, "k": 1000, "accum": "f16"}])"},
+      {"swapped_streamk", pins(64, 64, 12, 1, 1, 0, 0, 1, 1, 0, 0, 1, 1, 1),
+       R"([[64, 4096, 4096], [100, 200, 4096], [1, 1, 8]])"},
+      {"swapped_cluster_2x2_pingpong", pins(128, 64, 4, 2, 1, 1, 0, 2, 2, 1, 1, 1, 0, 1),
+       R"([{"m": 200, "n": 4096, "k": 1000, "accum": "f16"}, [1000, 4096, 512]])"},
   };
 }
 

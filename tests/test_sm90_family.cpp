@@ -84,7 +84,7 @@ TEST(Sm90Space, PinnedVariantIsTheOnlyCandidateAndIgnoresPlanningRules) {
   // the matrix, cluster CTAs without a tile of their own).
   const auto r = run_tool("tune --compile-only --verbose --family sm90 --shapes " + dir.write("s.json", "[[1, 1, 8]]") +
                               " --pin BM=128,BN=128,STAGES=4,ACC_CHAINS=1 --pin CONSUMERS=2,PINGPONG=0,WG_KSPLIT=0,CLUSTER_M=2,"
-                              "CLUSTER_N=2,EPI_TMA=0,PERSISTENT=0,SPLIT_K=1,STREAM_K=0,RASTER=1",
+                              "CLUSTER_N=2,EPI_TMA=0,PERSISTENT=0,SPLIT_K=1,STREAM_K=0,SWAP_AB=0,RASTER=1",
                           dir);
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.err.find("1x1x8 tn f32: 1 candidates"), std::string::npos) << r.err;
@@ -109,12 +109,12 @@ TEST(Sm90Compile, SassHoldsHgmmaAndTmaAcrossTheFeatures) {
     Accum accum;
   };
   auto params = [](int bm, int bn, int stages, int consumers, int chains, int pingpong, int ksplit, int cm, int cn,
-                   int epi, int split, int stream_k = 0) {
+                   int epi, int split, int stream_k = 0, int swap = 0) {
     return std::map<std::string, std::int64_t>{
         {"BM", bm},           {"BN", bn},          {"STAGES", stages},  {"CONSUMERS", consumers}, {"ACC_CHAINS", chains},
         {"PINGPONG", pingpong}, {"WG_KSPLIT", ksplit}, {"CLUSTER_M", cm}, {"CLUSTER_N", cn},
         {"EPI_TMA", epi},     {"PERSISTENT", stream_k ? 0 : 1}, {"SPLIT_K", split}, {"STREAM_K", stream_k},
-        {"RASTER", 8}};
+        {"SWAP_AB", swap},    {"RASTER", 8}};
   };
   const std::vector<std::pair<Sample, bool>> samples = {  // with whether the SASS multicasts
       {{params(128, 256, 4, 2, 1, 0, 0, 2, 1, 1, 1), Layout::TN, Accum::F32}, true},   // cooperative, B multicast, TMA store
@@ -125,6 +125,8 @@ TEST(Sm90Compile, SassHoldsHgmmaAndTmaAcrossTheFeatures) {
       {{params(256, 128, 3, 2, 1, 0, 0, 1, 2, 2, 1), Layout::TN, Accum::F32}, true},   // whole-tile TMA store, A multicast
       {{params(128, 256, 3, 2, 1, 0, 0, 1, 1, 2, 1, 1), Layout::TN, Accum::F32}, false},  // stream-K, whole-tile store
       {{params(64, 64, 12, 2, 2, 0, 1, 1, 1, 0, 1, 1), Layout::NN, Accum::F16}, false},   // stream-K after WG_KSPLIT
+      {{params(192, 32, 7, 1, 2, 0, 0, 1, 2, 1, 1, 0, 1), Layout::TN, Accum::F32}, true},  // swapped, 192 rows, B multicast
+      {{params(64, 16, 16, 1, 1, 0, 0, 1, 1, 0, 4, 0, 1), Layout::TN, Accum::F16}, false},  // swapped, narrow, split-K, fp16
   };
   for (const auto& [s, multicast] : samples) {
     const KernelConfig config{"sm90", s.params};
