@@ -62,7 +62,7 @@ std::size_t line_of(const std::string& text, const std::string& needle) {
 TEST_F(ShowFixture, OverviewCountsDevicesAndWinners) {
   const std::string text = render_db_overview(*db);
   EXPECT_NE(text.find(db->path()), std::string::npos) << text;
-  EXPECT_NE(text.find("(schema 2)"), std::string::npos) << text;
+  EXPECT_NE(text.find("(schema " + std::to_string(kSchemaVersion) + ")"), std::string::npos) << text;
   EXPECT_NE(text.find("1 runs, 1 devices, 5 kernels, 5 trials (3 ok), 2 baselines, 1 winners"),
             std::string::npos)
       << text;
