@@ -37,15 +37,20 @@ bool resolve(void* library, Fn& target, const char* symbol, std::string& missing
   return target != nullptr;
 }
 
-CuptiLibrary load() {
-  std::string first_error;
-  for (const auto& path : candidate_paths()) {
+}  // namespace
+
+CuptiLibrary load_cupti(const std::vector<std::string>& paths) {
+  std::string first_failure;
+  for (const auto& path : paths) {
     void* library = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (!library) {
-      if (first_error.empty()) first_error = dlerror();
+      if (first_failure.empty())
+        first_failure = fmt::format("CUPTI could not be loaded ({}); install the CUDA toolkit's CUPTI or set {} to "
+                                    "its libcupti.so",
+                                    dlerror(), kOverride);
       continue;
     }
-    static CuptiApi api;
+    CuptiApi api;
     std::string missing;
     const bool complete = resolve(library, api.activity_enable, "cuptiActivityEnable", missing) &&
                           resolve(library, api.activity_disable, "cuptiActivityDisable", missing) &&
@@ -54,21 +59,18 @@ CuptiLibrary load() {
                           resolve(library, api.activity_get_next_record, "cuptiActivityGetNextRecord", missing) &&
                           resolve(library, api.get_stream_id_ex, "cuptiGetStreamIdEx", missing) &&
                           resolve(library, api.get_result_string, "cuptiGetResultString", missing);
-    if (!complete)
-      return {nullptr, fmt::format("{} has no {} (CUPTI older than CUDA 12?); install a newer CUDA toolkit's CUPTI "
-                                   "or point {} at one",
-                                   path, missing, kOverride)};
-    return {&api, ""};
+    if (complete) return {api, ""};
+    dlclose(library);
+    if (first_failure.empty())
+      first_failure = fmt::format("{} has no {} (a CUPTI older than CUDA 12?); install a newer CUDA toolkit's CUPTI "
+                                  "or set {} to one",
+                                  path, missing, kOverride);
   }
-  return {nullptr, fmt::format("CUPTI could not be loaded ({}); install the CUDA toolkit's CUPTI or set {} to "
-                               "its libcupti.so",
-                               first_error, kOverride)};
+  return {std::nullopt, first_failure};
 }
 
-}  // namespace
-
 const CuptiLibrary& cupti_library() {
-  static const CuptiLibrary library = load();
+  static const CuptiLibrary library = load_cupti(candidate_paths());
   return library;
 }
 

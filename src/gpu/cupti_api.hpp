@@ -5,7 +5,9 @@
 // does not exist turns tracing off, which is how the tests take the no-CUPTI path).
 #include <cupti.h>
 
+#include <optional>
 #include <string>
+#include <vector>
 
 namespace cl2 {
 
@@ -20,12 +22,17 @@ struct CuptiApi {
   CUptiResult (*get_result_string)(CUptiResult, const char**) = nullptr;
 };
 
-// CUPTI as this process found it, loaded on first use: `api` is null where it could not be, and
-// `unavailable` says why in one line with the fix.
+// A loaded CUPTI: `api` is empty where it could not be loaded, and `unavailable` says why in one
+// line with the fix.
 struct CuptiLibrary {
-  const CuptiApi* api = nullptr;
+  std::optional<CuptiApi> api;
   std::string unavailable;
 };
+
+// The first of `paths` that loads with every function above (the library stays loaded).
+CuptiLibrary load_cupti(const std::vector<std::string>& paths);
+
+// CUPTI as this process finds it, loaded on first use.
 const CuptiLibrary& cupti_library();
 
 // "CUPTI_ERROR_INSUFFICIENT_PRIVILEGES (35)", or the number alone where CUPTI cannot name it.

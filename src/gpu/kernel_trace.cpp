@@ -13,7 +13,6 @@
 #include <vector>
 
 #include "gpu/cuda_check.hpp"
-#include "gpu/cupti_api.hpp"
 
 namespace cl2 {
 
@@ -137,10 +136,9 @@ class KernelRecordsOn {
 }  // namespace
 
 CallTrace KernelTracer::trace(cudaStream_t stream, const std::function<void(cudaStream_t)>& launch) {
-  const CuptiLibrary& cupti = cupti_library();
-  if (!cupti.api) return absent_trace(cupti.unavailable);
+  if (!cupti_.api) return absent_trace(cupti_.unavailable);
   if (!refused_.empty()) return absent_trace(refused_);
-  const CuptiApi& api = *cupti.api;
+  const CuptiApi& api = *cupti_.api;
   if (!callbacks_registered_) {
     collector().api = &api;
     if (const CUptiResult status = api.activity_register_callbacks(buffer_requested, buffer_completed);
@@ -150,7 +148,6 @@ CallTrace KernelTracer::trace(cudaStream_t stream, const std::function<void(cuda
     }
     callbacks_registered_ = true;
   }
-  CL2_CUDA(cudaDeviceSynchronize());  // nothing earlier may overlap the traced kernels
   std::uint32_t given_stream = 0;
   {
     KernelRecordsOn records(api);
@@ -158,6 +155,7 @@ CallTrace KernelTracer::trace(cudaStream_t stream, const std::function<void(cuda
       refused_ = refusal(api, "cuptiActivityEnable", status);
       return absent_trace(refused_);
     }
+    CL2_CUDA(cudaDeviceSynchronize());  // nothing launched earlier may overlap the traced kernels
     take_records();  // anything left from a trace that threw
     if (const CUptiResult status = api.get_stream_id_ex(nullptr, reinterpret_cast<CUstream>(stream), 0, &given_stream);
         status != CUPTI_SUCCESS) {
