@@ -1,15 +1,24 @@
 #pragma once
 // Fixtures shared by the database, export and show tests: a temporary folder that cleans up
-// after itself and small, valid records to fill a tuning database with.
+// after itself, small, valid records to fill a tuning database with, and a database as an older
+// build wrote it.
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <random>
 #include <string>
 
+#include <nlohmann/json.hpp>
+#include <vector>
+
 #include "core/kernel_config.hpp"
 #include "core/lt_algo_config.hpp"
 #include "db/records.hpp"
+#include "db/schema_migrations.hpp"
+#include "db/tuning_db.hpp"
 
 namespace cl2::test {
 
@@ -127,6 +136,75 @@ inline WinnerRecord test_winner(const Problem& problem, double time_us, double c
   winner.cublaslt_autotune_us = cublaslt_autotune_us;
   winner.candidates_timed = 12;
   return winner;
+}
+
+// A new database with one run and one device, to which a test adds a winner of `problem`.
+struct WinnerDb {
+  TempDir dir;
+  std::string path = dir.file("winner.sqlite");
+  std::unique_ptr<TuningDb> db = TuningDb::open(path, DbMode::ReadWrite);
+  std::int64_t run = db->begin_run("tune", "s.json");
+  std::int64_t device = db->upsert_device(test_device());
+  Problem problem = test_problem(1024, 1024, 12288);
+
+  // The winner and its trial (with `trace`), in this run; returns the trial's id.
+  std::int64_t add_winner(std::optional<CallTrace> trace = std::nullopt) {
+    const std::int64_t kernel = db->upsert_kernel(test_kernel(128));
+    TrialRecord trial = ok_trial(run, device, kernel, problem, 57.1);
+    trial.trace = std::move(trace);
+    WinnerRecord w = test_winner(problem, 57.1, 50.0, 48.0, 44.2);
+    w.device_id = device;
+    w.run_id = run;
+    w.kernel_id = kernel;
+    w.trial_id = db->insert_trial(trial);
+    db->put_winner(w);
+    return w.trial_id;
+  }
+};
+
+inline void exec_sql_or_fail(sqlite3* db, const std::string& sql) {
+  char* error = nullptr;
+  ASSERT_EQ(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &error), SQLITE_OK) << (error ? error : "") << sql;
+}
+
+// What a build of schema `version` wrote: the schema (db/schema.sql and the migrations up to that
+// version, never edited once shipped), its pragmas, and one run, device, kernel, trial,
+// cuBLASLt-autotune baseline and winner for 4096^3 tn f32, in the columns every version has.
+inline void write_database_at_schema(const std::string& path, int version) {
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+  for (int step = 1; step <= version; ++step) exec_sql_or_fail(db, std::string(migration_script(step)));
+  exec_sql_or_fail(db, "PRAGMA user_version = " + std::to_string(version) + "; PRAGMA application_id = 1129067092;");
+  const std::string device = nlohmann::json(test_device()).dump();
+  exec_sql_or_fail(
+      db, "INSERT INTO runs (id, command_line) VALUES (1, 'cuda-l2-tune tune');"
+          "INSERT INTO devices (id, fingerprint, name, cc_major, cc_minor, num_sms, sm_clock_mhz, mem_clock_mhz, "
+          "l2_bytes, smem_optin_bytes, driver_version, cuda_runtime_version, cublas_version, nvrtc_version, "
+          "info_json) VALUES (1, '" + test_device().fingerprint() + "', 'NVIDIA H200', 9, 0, 132, 1980, 3201, "
+          "62914560, 232448, '13.0', '13.0', '13.1.0', '13.0', '" + device + "');"
+          "INSERT INTO kernels (id, family, config_json, source_hash, arch, compiled, registers, stack_bytes, "
+          "spill_bytes, smem_static_bytes) VALUES (1, 'sm90', '{}', 'h', 'sm_90a', 1, 168, 0, 0, 0);"
+          "INSERT INTO trials (id, run_id, device_id, kernel_id, m, n, k, layout, accum, status, time_us) "
+          "VALUES (1, 1, 1, 1, 4096, 4096, 4096, 'tn', 'f32', 'ok', 210.5);"
+          "INSERT INTO baselines (device_id, run_id, m, n, k, layout, accum, provider, time_us, detail) "
+          "VALUES (1, 1, 4096, 4096, 4096, 'tn', 'f32', 'cublaslt_autotune', 204.0, 'algo #3 of 12 tried');"
+          "INSERT INTO winners (device_id, run_id, m, n, k, layout, accum, kernel_id, trial_id, time_us, "
+          "cublaslt_autotune_us) VALUES (1, 1, 4096, 4096, 4096, 'tn', 'f32', 1, 1, 210.5, 204.0);");
+  sqlite3_close(db);
+}
+
+// The column names of `table`, in order.
+inline std::vector<std::string> table_columns(const std::string& path, const std::string& table) {
+  sqlite3* db = nullptr;
+  EXPECT_EQ(sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr), SQLITE_OK);
+  sqlite3_stmt* stmt = nullptr;
+  EXPECT_EQ(sqlite3_prepare_v2(db, ("SELECT name FROM pragma_table_info('" + table + "')").c_str(), -1, &stmt, nullptr),
+            SQLITE_OK);
+  std::vector<std::string> names;
+  while (sqlite3_step(stmt) == SQLITE_ROW) names.emplace_back(reinterpret_cast<const char*>(sqlite3_column_text(stmt, 0)));
+  sqlite3_finalize(stmt);
+  sqlite3_close(db);
+  return names;
 }
 
 }  // namespace cl2::test

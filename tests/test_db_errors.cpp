@@ -123,7 +123,7 @@ TEST(DbErrors, NewerSchemaIsRefused) {
                           "CREATE TABLE runs (id INTEGER PRIMARY KEY);");
   expect_rejected_unchanged(
       dir, path,
-      "was written by a newer cuda-l2-tune (schema 7, this build reads up to 2); upgrade "
+      "was written by a newer cuda-l2-tune (schema 7, this build reads up to " + std::to_string(kSchemaVersion) + "); upgrade "
       "cuda-l2-tune or pick another --db");
 }
 

@@ -19,7 +19,7 @@ namespace {
 WinnerRow row(const Problem& problem, double time_us, double nn_us, double tn_us,
               double autotune_us, const std::string& device = "NVIDIA H200") {
   WinnerRow r{test_device(device), test_winner(problem, time_us, nn_us, tn_us, autotune_us),
-              test_kernel(problem.shape.m >= 4096 ? 256 : 128), std::nullopt, std::nullopt};
+              test_kernel(problem.shape.m >= 4096 ? 256 : 128), std::nullopt, std::nullopt, {}};
   r.winner.measured_at = "2026-12-01T03:04:05Z";
   return r;
 }
@@ -200,10 +200,10 @@ TEST(Export, JsonHoldsEachCublasltAlgorithmOrNull) {
 TEST(Export, CsvAppendsEachCublasltAlgorithmsFieldsEmptyWhereAbsent) {
   const auto csv = lines(render_export(winners_with_algorithms(), ExportFormat::Csv));
   const auto header = split_csv_line(csv[0]);
-  ASSERT_EQ(header.size(), 26u + 2 * kLtAlgoFieldCount);
+  ASSERT_EQ(header.size(), 26u + 2 * kLtAlgoFieldCount + std::size(kBaselineProviders));
   EXPECT_EQ(header[25], "measured_at");  // the columns before stay where they were
   EXPECT_EQ(header[26], "cublaslt_heuristic_algo_id");
-  EXPECT_EQ(header.back(), "cublaslt_autotune_cluster");
+  EXPECT_EQ(header[25 + 2 * kLtAlgoFieldCount], "cublaslt_autotune_cluster");
   auto column = [&](const std::string& name) {
     return std::find(header.begin(), header.end(), name) - header.begin();
   };
@@ -230,4 +230,62 @@ TEST(Export, MarkdownListsCublasltAlgorithmsWithDashesWhereAbsent) {
       << md;
   // A table measured before algorithms were recorded renders as it did.
   EXPECT_EQ(render_export(four_winners(), ExportFormat::Markdown).find("cuBLASLt's algorithms"), std::string::npos);
+}
+
+namespace {
+
+const std::vector<std::string> kSplitKKernels = {"nvjet_sm90_hsh_64x128_64x8_2x1_v_bz_splitK_TNN",
+                                                 "splitKreduce_kernel"};
+
+// The 1024^3 row traced in full, the large one for cuBLASLt-autotune only; the other two were
+// measured before calls were traced.
+std::vector<WinnerRow> winners_with_library_kernels() {
+  auto rows = four_winners();
+  rows[1].library_kernels = {{Provider::CublasNn, {"nvjet_sm90_hsh_128x64_64x4_1x2_h_bz_NNN"}},
+                             {Provider::CublasTn, kSplitKKernels},
+                             {Provider::CublasltHeuristic, {"nvjet_sm90_hsh_64x8_64x16_1x4_h_bz_TNN"}},
+                             {Provider::CublasltAutotune, {"nvjet_sm90_hsh_64x32_64x16_1x2_h_bz_TNN"}}};
+  rows[3].library_kernels = {{Provider::CublasltAutotune, {"nvjet_sm90_hsh_176x128_64x5_1x2_h_bz_TNN"}}};
+  return rows;
+}
+
+}  // namespace
+
+TEST(Export, JsonListsEachBaselinesKernelsAndLeavesThemOutWhereNotTraced) {
+  const auto rows = winners_with_library_kernels();
+  const json doc = json::parse(render_export(rows, ExportFormat::Json));
+  const json& kernels = doc["devices"][0]["kernels"];
+  EXPECT_FALSE(kernels[0].contains("baseline_kernels"));  // measured before: as exports were
+  EXPECT_EQ(kernels[1]["baseline_kernels"]["cublas_tn"], json(kSplitKKernels));
+  EXPECT_EQ(kernels[1]["baseline_kernels"]["cublaslt_heuristic"][0], "nvjet_sm90_hsh_64x8_64x16_1x4_h_bz_TNN");
+  EXPECT_FALSE(kernels[3]["baseline_kernels"].contains("cublas_nn"));
+  EXPECT_EQ(kernels[3]["baseline_kernels"]["cublaslt_autotune"].size(), 1u);
+
+  const auto read = parse_export_json(render_export(rows, ExportFormat::Json), "export.json");
+  ASSERT_EQ(read.size(), rows.size());
+  for (std::size_t i = 0; i < rows.size(); ++i) EXPECT_EQ(read[i].library_kernels, rows[i].library_kernels) << i;
+}
+
+TEST(Export, CsvHasOneKernelsColumnPerBaselineJoinedByPlus) {
+  const auto csv = lines(render_export(winners_with_library_kernels(), ExportFormat::Csv));
+  const auto header = split_csv_line(csv[0]);
+  EXPECT_EQ(header.back(), "cublaslt_autotune_kernels");
+  auto column = [&](const std::string& name) {
+    return std::find(header.begin(), header.end(), name) - header.begin();
+  };
+  EXPECT_EQ(split_csv_line(csv[2])[column("cublas_tn_kernels")],
+            "nvjet_sm90_hsh_64x128_64x8_2x1_v_bz_splitK_TNN+splitKreduce_kernel");
+  EXPECT_EQ(split_csv_line(csv[1])[column("cublas_tn_kernels")], "");
+  EXPECT_EQ(split_csv_line(csv[4])[column("cublas_nn_kernels")], "");
+  EXPECT_EQ(split_csv_line(csv[4])[column("cublaslt_autotune_kernels")], "nvjet_sm90_hsh_176x128_64x5_1x2_h_bz_TNN");
+}
+
+TEST(Export, MarkdownTablesTheLibrariesKernelsWhereTraced) {
+  const std::string md = render_export(winners_with_library_kernels(), ExportFormat::Markdown);
+  EXPECT_NE(md.find("Kernels the libraries ran"), std::string::npos) << md;
+  EXPECT_NE(md.find("| 1024 | 1024 | 1024 | tn     | f32   | nvjet_sm90_hsh_128x64_64x4_1x2_h_bz_NNN | "
+                    "nvjet_sm90_hsh_64x128_64x8_2x1_v_bz_splitK_TNN + splitKreduce_kernel |"),
+            std::string::npos)
+      << md;
+  EXPECT_EQ(render_export(four_winners(), ExportFormat::Markdown).find("Kernels the libraries ran"), std::string::npos);
 }

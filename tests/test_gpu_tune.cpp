@@ -1,20 +1,18 @@
 // Tuning on a real GPU: verification of the template families on edge shapes (the planner's
 // choice, and each sm90 variant kind pinned), recovery from a variant that writes out of bounds,
-// the bitwise run-to-run check, and the cuBLASLt algorithms recorded with the baselines. Skipped,
-// with the reason, where no GPU is present.
+// the bitwise run-to-run check, the cuBLASLt algorithms and the traced kernels recorded with the
+// trials and baselines. Skipped, with the reason, where no GPU is present.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "db/tuning_db.hpp"
 #include "gpu/device_query.hpp"
+#include "support/require_gpu.hpp"
 #include "support/run_tool.hpp"
 
 using namespace cl2;
 using namespace cl2_test;
 
-// GTEST_SKIP must be in the test body itself to end the test.
-#define CL2_REQUIRE_GPU()                                                               \
-  if (const std::string reason = gpu_unavailable_reason(0); !reason.empty()) GTEST_SKIP() << reason
 #define CL2_REQUIRE_SM90() \
   if (device_cc() != 90) GTEST_SKIP() << "sm90 needs a compute capability 9.0 GPU"
 
@@ -222,4 +220,31 @@ TEST(GpuTune, CublasltBaselinesRecordTheirAlgorithm) {
   ASSERT_EQ(rows.size(), 1u);
   EXPECT_TRUE(rows[0].cublaslt_heuristic_algo.has_value());
   EXPECT_TRUE(rows[0].cublaslt_autotune_algo.has_value());
+}
+
+// Every timed call is traced: our candidates ran our kernel on the stream they were given and
+// their event times cover it, so none is flagged; the baselines name the libraries' kernels.
+TEST(GpuTune, TimedCallsAreTracedAndPlainOnesAreNotFlagged) {
+  CL2_REQUIRE_GPU();
+  ScratchDir dir;
+  const auto db = tune_test_family(dir, "naive_many");
+  const std::int64_t device = db->devices().at(0).first;
+  const auto trials = db->trials(device, kTestFamilyProblem);
+  ASSERT_FALSE(trials.empty());
+  for (const auto& t : trials) {
+    EXPECT_EQ(t.status, TrialStatus::Ok) << t.reason;
+    ASSERT_TRUE(t.trace.has_value());
+    ASSERT_TRUE(t.trace->traced()) << t.trace->absent;
+    ASSERT_EQ(t.trace->kernels.size(), 1u);
+    EXPECT_EQ(t.trace->kernels[0].name, "cl2_gemm");
+    EXPECT_TRUE(t.trace->kernels[0].on_given_stream);
+    EXPECT_EQ(t.trace->kernels[0].launches, 1);
+    EXPECT_GT(t.trace->kernels[0].duration_us, 0.0);
+  }
+  for (const auto& b : db->baselines(device, kTestFamilyProblem)) {
+    ASSERT_TRUE(b.trace && b.trace->traced()) << to_string(b.provider);
+    EXPECT_FALSE(b.trace->kernels.empty()) << to_string(b.provider);
+    EXPECT_EQ(b.trace_flag, "") << to_string(b.provider);
+  }
+  EXPECT_EQ(db->winner_rows().at(0).library_kernels.size(), 4u);
 }

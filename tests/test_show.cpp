@@ -62,7 +62,7 @@ std::size_t line_of(const std::string& text, const std::string& needle) {
 TEST_F(ShowFixture, OverviewCountsDevicesAndWinners) {
   const std::string text = render_db_overview(*db);
   EXPECT_NE(text.find(db->path()), std::string::npos) << text;
-  EXPECT_NE(text.find("(schema 2)"), std::string::npos) << text;
+  EXPECT_NE(text.find("(schema " + std::to_string(kSchemaVersion) + ")"), std::string::npos) << text;
   EXPECT_NE(text.find("1 runs, 1 devices, 5 kernels, 5 trials (3 ok), 2 baselines, 1 winners"),
             std::string::npos)
       << text;
@@ -91,9 +91,33 @@ TEST_F(ShowFixture, BaselinesListTheirAlgorithmOrDashes) {
       << text;
 }
 
+// The kernels a traced baseline ran stand beside its time, and its flag, if any, at the end.
+TEST_F(ShowFixture, BaselinesListTheirKernelsBesideTheTimeAndAnyFlag) {
+  const std::int64_t device = db->devices().at(0).first;
+  const std::int64_t run = db->begin_run("tune", "shapes.json");
+  BaselineRecord split_k = test_baseline(device, run, problem, 901.0, "GemmEx", Provider::CublasTn);
+  split_k.trace = CallTrace{{{"nvjet_sm90_hsh_64x128_64x8_2x1_v_bz_splitK_TNN", 9, true, {66, 2, 1}, {384, 1, 1}, 1, 850.0},
+                             {"splitKreduce_kernel", 10, false, {128, 1, 1}, {256, 1, 1}, 1, 40.0}},
+                            ""};
+  split_k.trace_flag = "launched splitKreduce_kernel on a stream other than the one it was given";
+  db->upsert_baseline(split_k);
+  BaselineRecord untraced = test_baseline(device, run, problem, 902.0, "GemmEx", Provider::CublasNn);
+  untraced.trace = absent_trace("CUPTI could not be loaded");
+  db->upsert_baseline(untraced);
+
+  const std::string text = render_problem_trials(*db, problem);
+  EXPECT_NE(text.find("cublas_tn            901.00  nvjet_sm90_hsh_64x128_64x8_2x1_v_bz_splitK_TNN + splitKreduce_kernel"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("-        launched splitKreduce_kernel on a stream other than the one it was given\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("cublas_nn            902.00  (not traced)"), std::string::npos) << text;
+}
+
 TEST_F(ShowFixture, TrialsAreSortedFastestFirstWithFailuresLast) {
   const std::string text = render_problem_trials(*db, problem);
-  EXPECT_NE(text.find("cublaslt_autotune    845.50         -        0         -  algo 7 of 24"),
+  EXPECT_NE(text.find("cublaslt_autotune    845.50  -               -        0         -  algo 7 of 24"),
             std::string::npos)
       << text;
   EXPECT_NE(text.find("Trials: 5 (3 ok), * = winner"), std::string::npos) << text;

@@ -1,6 +1,7 @@
 // The worker's requests and replies survive the trip through a JSON line unchanged: every struct of
 // runner/protocol.hpp is written, dumped, parsed and read back equal. Not-measured values (NaN)
-// travel as null and come back as NaN; an unknown op or provider is refused.
+// travel as null and come back as NaN, so do absent kernel traces; an unknown op or provider is
+// refused.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -119,11 +120,38 @@ TEST(WorkerProtocol, BaselineAlgorithmsTravelAsObjectsOrNull) {
   EXPECT_EQ(baselines_reply_from_json(wire).baselines[1].lt_algo, std::nullopt);
 }
 
+// A split-K call as CUPTI traced it: two kernels on the given stream, and a call that put its
+// second kernel on another stream.
+CallTrace traced_call(bool side_stream = false) {
+  return {{{"nvjet_sm90_hsh_64x128_64x8_2x1_v_bz_splitK_TNN", 9, true, {66, 2, 1}, {384, 1, 1}, 1, 40.5},
+           {"splitKreduce_kernel", side_stream ? 10u : 9u, !side_stream, {128, 1, 1}, {256, 1, 1}, 1, 3.25}},
+          ""};
+}
+
+TEST(WorkerProtocol, BaselineTracesTravelTracedAbsentOrNot) {
+  const BaselinesReply reply{
+      {{Provider::CublasTn, stats(50), 0.001, "GemmEx", std::nullopt, traced_call()},
+       {Provider::CublasNn, stats(51), 0.0, "GemmEx", std::nullopt, traced_call(true)},
+       {Provider::CublasltHeuristic, stats(49), 0.002, "heuristic top-1", kHeuristicAlgo,
+        absent_trace("CUPTI could not be loaded (libcupti.so: cannot open shared object file)")},
+       {Provider::CublasltAutotune, stats(48), 0.003, "algo #3 of 12 tried", kAutotuneAlgo, std::nullopt}},
+      0.0125};
+  json wire = over_the_wire(to_json(reply));
+  EXPECT_EQ(baselines_reply_from_json(wire), reply);
+  EXPECT_EQ(wire.at("baselines")[0].at("trace").at("kernels")[1].at("name"), "splitKreduce_kernel");
+  EXPECT_TRUE(wire.at("baselines")[3].at("trace").is_null());
+  // A worker that predates traces leaves the field out: not traced.
+  wire.at("baselines")[0].erase("trace");
+  EXPECT_EQ(baselines_reply_from_json(wire).baselines[0].trace, std::nullopt);
+}
+
 TEST(WorkerProtocol, TrialRepliesRoundTripInEveryStatus) {
-  const TrialReply ok{TrialStatus::Ok, "", 0.004, 0.0125, stats(20), stats(22)};
+  const TrialReply ok{TrialStatus::Ok, "", 0.004, 0.0125, stats(20), stats(22), traced_call(true)};
+  const TrialReply untraced{TrialStatus::Ok, "", 0.004, 0.0125, stats(20), stats(22), absent_trace("no CUPTI")};
   const TrialReply wrong{TrialStatus::VerifyFailed, "max_diff 3 above tolerance 0.01 on input set 2", 3.0, 0.01};
   const TrialReply failed{TrialStatus::LaunchFailed, "too many resources requested for launch"};
   EXPECT_EQ(trial_reply_from_json(over_the_wire(to_json(ok))), ok);
+  EXPECT_EQ(trial_reply_from_json(over_the_wire(to_json(untraced))), untraced);
   EXPECT_EQ(trial_reply_from_json(over_the_wire(to_json(wrong))), wrong);
   const TrialReply back = trial_reply_from_json(over_the_wire(to_json(failed)));
   EXPECT_EQ(back.status, TrialStatus::LaunchFailed);

@@ -39,4 +39,9 @@ std::optional<LtAlgoConfig> WinnerRow::lt_algo(Provider provider) const {
   return std::nullopt;
 }
 
+std::vector<std::string> WinnerRow::library_kernels_of(Provider provider) const {
+  const auto found = library_kernels.find(provider);
+  return found != library_kernels.end() ? found->second : std::vector<std::string>{};
+}
+
 }  // namespace cl2

@@ -5,10 +5,13 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
+#include "core/call_trace.hpp"
 #include "core/device_info.hpp"
 #include "core/lt_algo_config.hpp"
 #include "core/problem.hpp"
@@ -58,6 +61,10 @@ struct TrialRecord {
   double spread_pct = kNotMeasured;
   int samples = 0;
   double reference_us = kNotMeasured;  // cuBLASLt-autotune's best algo, timed interleaved with it
+  // The kernels one pass of the candidate ran; nullopt where it was not traced (it failed before
+  // timing, or was measured before schema 3). One that fails timing_flag is VerifyFailed, with
+  // the flag as its reason.
+  std::optional<CallTrace> trace;
   std::string created_at;              // UTC, ISO 8601; filled by the database
 };
 
@@ -74,6 +81,10 @@ struct BaselineRecord {
   double max_diff = kNotMeasured;
   std::string detail;
   std::optional<LtAlgoConfig> lt_algo;  // cuBLASLt providers: the algorithm timed, where known
+  std::optional<CallTrace> trace;       // the kernels one pass of the call ran; nullopt before schema 3
+  // timing_flag's verdict on the time, "" when it holds. A flagged library time is kept (it is
+  // what the library gives its users) and shown with the flag.
+  std::string trace_flag;
   std::string measured_at;
 };
 
@@ -110,13 +121,21 @@ struct WinnerRow {
   KernelRecord kernel;
   std::optional<LtAlgoConfig> cublaslt_heuristic_algo;
   std::optional<LtAlgoConfig> cublaslt_autotune_algo;
+  // Per library baseline of that run, the names of the kernels its call ran (CallTrace's
+  // kernel_names); no entry where it was not traced.
+  std::map<Provider, std::vector<std::string>> library_kernels;
 
   // The field for Provider::CublasltHeuristic or CublasltAutotune; nullopt for any other.
   std::optional<LtAlgoConfig> lt_algo(Provider provider) const;
+  // The kernel names of `provider`'s baseline; empty where it was not traced.
+  std::vector<std::string> library_kernels_of(Provider provider) const;
   bool has_lt_algo() const { return cublaslt_heuristic_algo || cublaslt_autotune_algo; }
 };
 
 // The providers that have an LtAlgoConfig, in report order.
 inline constexpr Provider kLtAlgoProviders[] = {Provider::CublasltHeuristic, Provider::CublasltAutotune};
+// The library baselines a winner's row has times (and kernels) of, in report order.
+inline constexpr Provider kBaselineProviders[] = {Provider::CublasNn, Provider::CublasTn, Provider::CublasltHeuristic,
+                                                  Provider::CublasltAutotune};
 
 }  // namespace cl2

@@ -23,30 +23,35 @@ struct SchemaMigration {
 constexpr std::array kSchemaMigrations{
     SchemaMigration{1, "db/schema.sql"},
     SchemaMigration{2, "db/migrations/0002_baseline_lt_algo.sql"},
+    SchemaMigration{3, "db/migrations/0003_kernel_traces.sql"},
 };
 static_assert(kSchemaMigrations.back().version == kSchemaVersion,
               "the last migration must produce kSchemaVersion");
 
-std::string_view migration_script(const SchemaMigration& step) {
-  const auto script = find_embedded_file(step.script_path);
-  if (!script)
-    throw std::logic_error(fmt::format("schema migration {} is not embedded in this build",
-                                       step.script_path));
-  return *script;
-}
 
 void apply_pending_migrations(sqlite3* db, const std::string& path) {
   const int current = read_user_version(db);  // again, under the write lock: another process
   if (current > kSchemaVersion) throw_newer_schema(path, current);  // may have migrated meanwhile
   for (const auto& step : kSchemaMigrations) {
     if (step.version <= current) continue;
-    exec_sql(db, migration_script(step));
+    exec_sql(db, migration_script(step.version));
     exec_sql(db, fmt::format("PRAGMA user_version = {}", step.version));
   }
   exec_sql(db, fmt::format("PRAGMA application_id = {}", kApplicationId));
 }
 
 }  // namespace
+
+std::string_view migration_script(int version) {
+  for (const auto& step : kSchemaMigrations) {
+    if (step.version != version) continue;
+    const auto script = find_embedded_file(step.script_path);
+    if (!script)
+      throw std::logic_error(fmt::format("schema migration {} is not embedded in this build", step.script_path));
+    return *script;
+  }
+  throw std::logic_error(fmt::format("no schema migration to version {}", version));
+}
 
 void throw_newer_schema(const std::string& path, int version) {
   throw UserError(fmt::format(

@@ -9,6 +9,7 @@
 // the user to upgrade it with a write-mode command first.
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 struct sqlite3;
 
@@ -23,5 +24,10 @@ inline constexpr std::int32_t kApplicationId = 0x434C3254;  // "CL2T" in PRAGMA 
 void migrate_schema(sqlite3* db, const std::string& path);
 
 int read_user_version(sqlite3* db);
+
+// The script that takes a database from `version` - 1 to `version` (1: db/schema.sql on an empty
+// file); the tests build databases of older versions with it. Throws std::logic_error for a
+// version without one.
+std::string_view migration_script(int version);
 
 }  // namespace cl2

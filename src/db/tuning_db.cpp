@@ -41,6 +41,17 @@ std::int64_t returned_id(Statement& statement) {
   return id;
 }
 
+// A kernel_trace column (schema 3): the trace's JSON, NULL where there is none.
+void bind_trace(Statement& statement, int index, const std::optional<CallTrace>& trace) {
+  if (trace) statement.bind_from(index, to_json(*trace).dump());
+  else statement.bind_from(index, std::nullopt);
+}
+
+std::optional<CallTrace> read_trace(const Statement& row, int column) {
+  if (row.column_is_null(column)) return std::nullopt;
+  return call_trace_from_json(nlohmann::json::parse(row.column_text(column)));
+}
+
 DeviceInfo parse_device(const std::string& info_json) {
   return nlohmann::json::parse(info_json).get<DeviceInfo>();
 }
@@ -68,7 +79,7 @@ KernelRecord read_kernel(const Statement& row, int first) {
 
 constexpr std::string_view kTrialColumns =
     "id, run_id, device_id, kernel_id, m, n, k, layout, accum, status, reason, max_diff, "
-    "tolerance, time_us, spread_pct, samples, reference_us, created_at";
+    "tolerance, time_us, spread_pct, samples, reference_us, created_at, kernel_trace";
 
 TrialRecord read_trial(const Statement& row) {
   TrialRecord trial;
@@ -86,13 +97,14 @@ TrialRecord read_trial(const Statement& row) {
   trial.samples = row.column_int(15);
   trial.reference_us = row.column_double(16);
   trial.created_at = row.column_text(17);
+  trial.trace = read_trace(row, 18);
   return trial;
 }
 
 const std::string& baseline_columns() {
   static const std::string columns =
       "device_id, run_id, m, n, k, layout, accum, provider, time_us, spread_pct, samples, max_diff, "
-      "detail, measured_at, " +
+      "detail, measured_at, kernel_trace, trace_flag, " +
       lt_algo_columns();
   return columns;
 }
@@ -109,7 +121,9 @@ BaselineRecord read_baseline(const Statement& row) {
   baseline.max_diff = row.column_double(11);
   baseline.detail = row.column_text(12);
   baseline.measured_at = row.column_text(13);
-  baseline.lt_algo = read_lt_algo(row, 14);
+  baseline.trace = read_trace(row, 14);
+  baseline.trace_flag = row.column_text(15);
+  baseline.lt_algo = read_lt_algo(row, 16);
   return baseline;
 }
 
@@ -226,12 +240,13 @@ std::int64_t TuningDb::insert_trial(const TrialRecord& trial) {
     Statement insert(db_,
                      "INSERT INTO trials (run_id, device_id, kernel_id, m, n, k, layout, accum, "
                      "status, reason, max_diff, tolerance, time_us, spread_pct, samples, "
-                     "reference_us) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                     "reference_us, kernel_trace) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
                      "ON CONFLICT (device_id, kernel_id, m, n, k, layout, accum) DO NOTHING");
     insert.bind_all(trial.run_id, trial.device_id, trial.kernel_id);
     bind_problem(insert, 4, trial.problem);
     insert.bind_from(9, to_string(trial.status), trial.reason, trial.max_diff, trial.tolerance,
                      trial.time_us, trial.spread_pct, trial.samples, trial.reference_us);
+    bind_trace(insert, 17, trial.trace);
     insert.run();
     id = find_trial(trial.device_id, trial.kernel_id, trial.problem).value().id;
   });
@@ -251,19 +266,22 @@ std::vector<TrialRecord> TuningDb::trials(std::int64_t device_id, const Problem&
 void TuningDb::upsert_baseline(const BaselineRecord& baseline) {
   Statement upsert(db_, fmt::format(
                             "INSERT INTO baselines (device_id, run_id, m, n, k, layout, accum, "
-                            "provider, time_us, spread_pct, samples, max_diff, detail, {}) "
-                            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, {}) "
+                            "provider, time_us, spread_pct, samples, max_diff, detail, kernel_trace, "
+                            "trace_flag, {}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, {}) "
                             "ON CONFLICT (device_id, m, n, k, layout, accum, provider) DO UPDATE "
                             "SET run_id = excluded.run_id, time_us = excluded.time_us, "
                             "spread_pct = excluded.spread_pct, samples = excluded.samples, "
-                            "max_diff = excluded.max_diff, detail = excluded.detail, {}, "
+                            "max_diff = excluded.max_diff, detail = excluded.detail, "
+                            "kernel_trace = excluded.kernel_trace, trace_flag = excluded.trace_flag, {}, "
                             "measured_at = {}",
                             lt_algo_columns(), lt_algo_placeholders(), lt_algo_updates(), kNowUtc));
   upsert.bind_all(baseline.device_id, baseline.run_id);
   bind_problem(upsert, 3, baseline.problem);
   upsert.bind_from(8, to_string(baseline.provider), baseline.time_us, baseline.spread_pct, baseline.samples,
                    baseline.max_diff, baseline.detail);
-  bind_lt_algo(upsert, 14, baseline.lt_algo);
+  bind_trace(upsert, 14, baseline.trace);
+  upsert.bind_from(15, baseline.trace_flag);
+  bind_lt_algo(upsert, 16, baseline.lt_algo);
   upsert.run();
 }
 
@@ -305,22 +323,35 @@ std::optional<WinnerRecord> TuningDb::winner(std::int64_t device_id,
 }
 
 std::vector<WinnerRow> TuningDb::winner_rows(const std::string& device_filter) const {
-  Statement query(db_, fmt::format("SELECT d.info_json, {}, {}, {}, {} FROM winners w "
+  // One join per library baseline, aliased by its provider's name: each for its traced kernels,
+  // the cuBLASLt ones also for their algorithms.
+  const auto alias = [](Provider provider) { return std::string(to_string(provider)); };
+  std::string joins, traces;
+  for (const Provider provider : kBaselineProviders) {
+    joins += fmt::format(" {}", winner_baseline_join(alias(provider), provider));
+    traces += fmt::format(", {}.kernel_trace", alias(provider));
+  }
+  Statement query(db_, fmt::format("SELECT d.info_json, {}, {}, {}, {}{} FROM winners w "
                                    "JOIN devices d ON d.id = w.device_id "
-                                   "JOIN kernels kr ON kr.id = w.kernel_id {} {} "
+                                   "JOIN kernels kr ON kr.id = w.kernel_id{} "
                                    "WHERE ?1 = '' OR instr(lower(d.name), lower(?1)) > 0 "
                                    "ORDER BY d.name, d.id, w.m, w.n, w.k, w.layout, w.accum",
-                                   kWinnerColumns, kKernelColumns, lt_algo_columns("bh."),
-                                   lt_algo_columns("ba."),
-                                   winner_baseline_join("bh", Provider::CublasltHeuristic),
-                                   winner_baseline_join("ba", Provider::CublasltAutotune)));
+                                   kWinnerColumns, kKernelColumns,
+                                   lt_algo_columns(alias(Provider::CublasltHeuristic) + "."),
+                                   lt_algo_columns(alias(Provider::CublasltAutotune) + "."), traces, joins));
   query.bind_all(device_filter);
   constexpr int kKernel = 1 + kWinnerColumnCount, kHeuristic = kKernel + kKernelColumnCount,
-                kAutotune = kHeuristic + int(kLtAlgoFieldCount);
+                kAutotune = kHeuristic + int(kLtAlgoFieldCount), kTraces = kAutotune + int(kLtAlgoFieldCount);
   std::vector<WinnerRow> rows;
-  while (query.step())
-    rows.push_back({parse_device(query.column_text(0)), read_winner(query, 1), read_kernel(query, kKernel),
-                    read_lt_algo(query, kHeuristic), read_lt_algo(query, kAutotune)});
+  while (query.step()) {
+    WinnerRow row{parse_device(query.column_text(0)), read_winner(query, 1), read_kernel(query, kKernel),
+                  read_lt_algo(query, kHeuristic), read_lt_algo(query, kAutotune), {}};
+    int column = kTraces;
+    for (const Provider provider : kBaselineProviders)
+      if (const auto trace = read_trace(query, column++); trace && trace->traced())
+        row.library_kernels[provider] = trace->kernel_names();
+    rows.push_back(std::move(row));
+  }
   return rows;
 }
 

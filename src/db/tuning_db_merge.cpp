@@ -64,22 +64,24 @@ MergeCounts TuningDb::merge_from(const std::string& other_path) {
       exec_sql(db_, kIdMaps);
       counts.trials = run_counted(db_, R"sql(
         INSERT OR IGNORE INTO main.trials (run_id, device_id, kernel_id, m, n, k, layout, accum,
-          status, reason, max_diff, tolerance, time_us, spread_pct, samples, reference_us, created_at)
+          status, reason, max_diff, tolerance, time_us, spread_pct, samples, reference_us, created_at,
+          kernel_trace)
         SELECT r.ours, d.ours, k.ours, t.m, t.n, t.k, t.layout, t.accum, t.status, t.reason, t.max_diff,
-          t.tolerance, t.time_us, t.spread_pct, t.samples, t.reference_us, t.created_at
+          t.tolerance, t.time_us, t.spread_pct, t.samples, t.reference_us, t.created_at, t.kernel_trace
         FROM other.trials t JOIN run_map r ON r.other = t.run_id JOIN device_map d ON d.other = t.device_id
           JOIN kernel_map k ON k.other = t.kernel_id ORDER BY t.id)sql");
       counts.baselines = run_counted(db_, fmt::format(R"sql(
         INSERT INTO main.baselines (device_id, run_id, m, n, k, layout, accum, provider, time_us, spread_pct,
-          samples, max_diff, detail, measured_at, {})
+          samples, max_diff, detail, measured_at, kernel_trace, trace_flag, {})
         SELECT d.ours, r.ours, b.m, b.n, b.k, b.layout, b.accum, b.provider, b.time_us, b.spread_pct,
-          b.samples, b.max_diff, b.detail, b.measured_at, {}
+          b.samples, b.max_diff, b.detail, b.measured_at, b.kernel_trace, b.trace_flag, {}
         FROM other.baselines b JOIN device_map d ON d.other = b.device_id JOIN run_map r ON r.other = b.run_id
         WHERE true
         ON CONFLICT (device_id, m, n, k, layout, accum, provider) DO UPDATE SET
           run_id = excluded.run_id, time_us = excluded.time_us, spread_pct = excluded.spread_pct,
           samples = excluded.samples, max_diff = excluded.max_diff, detail = excluded.detail,
-          measured_at = excluded.measured_at, {}
+          measured_at = excluded.measured_at, kernel_trace = excluded.kernel_trace,
+          trace_flag = excluded.trace_flag, {}
         WHERE excluded.measured_at > baselines.measured_at)sql",
                                                       lt_algo_columns(), lt_algo_columns("b."), lt_algo_updates()));
       // A winner's trial is found in our trials through (device, kernel, problem).

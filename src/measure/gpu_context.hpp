@@ -1,7 +1,8 @@
 #pragma once
 // What measuring on one GPU needs once, for tune's worker and for bench alike: the device and its
 // search limits, the kernel compiler (and cache), a non-blocking stream, the interval timer, the
-// utility kernels (fills, references' maxima, output checks) and the cuBLAS/cuBLASLt handles.
+// utility kernels (fills, references' maxima, output checks), the cuBLAS/cuBLASLt handles and the
+// kernel tracer.
 #include <cuda_runtime_api.h>
 
 #include <string>
@@ -9,6 +10,7 @@
 #include "compiler/kernel_compiler.hpp"
 #include "core/device_info.hpp"
 #include "gpu/cublas_providers.hpp"
+#include "gpu/kernel_trace.hpp"
 #include "gpu/timing.hpp"
 #include "gpu/utility_kernels.hpp"
 #include "search/device_limits.hpp"
@@ -30,6 +32,7 @@ struct GpuContext {
   IntervalTimer timer;
   UtilityKernels utility;
   CublasProviders cublas;
+  KernelTracer tracer;
 };
 
 }  // namespace cl2

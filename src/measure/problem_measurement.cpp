@@ -143,4 +143,8 @@ ProviderTimes ProblemMeasurement::time_side_by_side(const std::vector<ProviderCa
   return times;
 }
 
+CallTrace ProblemMeasurement::trace_kernels(const TimedCall& call) {
+  return gpu_.tracer.trace(gpu_.stream, call.launch);
+}
+
 }  // namespace cl2

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "core/call_trace.hpp"
 #include "core/provider.hpp"
 #include "gpu/cublas_providers.hpp"
 #include "gpu/prepared_kernel.hpp"
@@ -84,6 +85,10 @@ class ProblemMeasurement {
 
   // GPU time of each call, in shuffled rounds side by side until `rule` stops (IntervalTimer).
   ProviderTimes time_side_by_side(const std::vector<ProviderCall>& calls, const StopRule& rule);
+
+  // The kernels one launch of `call` runs, as a verification pass launches it: alone, on the
+  // measurement's stream (KernelTracer; absent, with the reason, where CUPTI is not available).
+  CallTrace trace_kernels(const TimedCall& call);
 
  private:
   GpuContext& gpu_;

@@ -41,6 +41,11 @@ WinnerRow parse_kernel(const json& k, const DeviceInfo& device) {
   const json& lt = algos != k.end() && algos->is_object() ? *algos : no_algos;
   row.cublaslt_heuristic_algo = lt_algo_at(lt, std::string(to_string(Provider::CublasltHeuristic)));
   row.cublaslt_autotune_algo = lt_algo_at(lt, std::string(to_string(Provider::CublasltAutotune)));
+  // And before calls were traced, no "baseline_kernels".
+  if (const auto kernels = k.find("baseline_kernels"); kernels != k.end() && kernels->is_object())
+    for (const Provider provider : kBaselineProviders)
+      if (const auto names = kernels->find(std::string(to_string(provider))); names != kernels->end())
+        row.library_kernels[provider] = names->get<std::vector<std::string>>();
   row.kernel.family = k.at("family").get<std::string>();
   row.kernel.config_json = k.at("config").dump();
   row.kernel.source_hash = k.at("source_hash").get<std::string>();

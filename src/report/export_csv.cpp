@@ -26,6 +26,13 @@ std::string lt_algo_header() {
   return header;
 }
 
+// Appended after those: per library baseline, the kernels its call ran ("cublas_nn_kernels", ...).
+std::string library_kernels_header() {
+  std::string header;
+  for (const Provider provider : kBaselineProviders) header += fmt::format(",{}_kernels", to_string(provider));
+  return header;
+}
+
 // Microseconds with three decimals keep nanoseconds at any size (a "%.4g" would round 5123.4 µs).
 std::string micros(double value) { return std::isnan(value) ? "" : fmt::format("{:.3f}", value); }
 std::string four_decimals(double value) {
@@ -66,13 +73,15 @@ std::string csv_row(const WinnerRow& row) {
   };
   for (const Provider provider : kLtAlgoProviders)
     for (auto& text : lt_algo_field_texts(row.lt_algo(provider), "")) fields.push_back(std::move(text));
+  for (const Provider provider : kBaselineProviders)
+    fields.push_back(join_kernel_names(row.library_kernels_of(provider), "+"));
   return csv_line(fields);
 }
 
 }  // namespace
 
 std::string render_export_csv(const std::vector<WinnerRow>& rows) {
-  std::string out = std::string(kCsvHeader) + lt_algo_header() + "\n";
+  std::string out = std::string(kCsvHeader) + lt_algo_header() + library_kernels_header() + "\n";
   for (const auto& row : rows) out += csv_row(row);
   return out;
 }

@@ -49,6 +49,14 @@ json lt_algos_json(const WinnerRow& row) {
   return algos;
 }
 
+// Keyed by provider name, like baselines_us: the kernels each library call ran, a list of names.
+// Left out of rows that have none (measured before calls were traced, or without CUPTI).
+json library_kernels_json(const WinnerRow& row) {
+  json kernels = json::object();
+  for (const auto& [provider, names] : row.library_kernels) kernels[std::string(to_string(provider))] = names;
+  return kernels;
+}
+
 json kernel_json(const WinnerRow& row) {
   const WinnerRecord& w = row.winner;
   const KernelRecord& kernel = row.kernel;
@@ -75,6 +83,7 @@ json kernel_json(const WinnerRow& row) {
       {"measured_at", w.measured_at},
   };
   if (row.has_lt_algo()) entry["cublaslt_algos"] = lt_algos_json(row);
+  if (!row.library_kernels.empty()) entry["baseline_kernels"] = library_kernels_json(row);
   return entry;
 }
 

@@ -79,6 +79,24 @@ std::string lt_algorithms_table(const std::vector<WinnerRow>& rows) {
   return table.markdown();
 }
 
+// What each library call ran, per shape, as CUPTI traced one pass of it.
+std::string library_kernels_table(const std::vector<WinnerRow>& rows) {
+  std::vector<TableColumn> columns = {{"M"}, {"N"}, {"K"}, {"layout", Align::Left}, {"accum", Align::Left}};
+  for (const Provider provider : kBaselineProviders) columns.push_back({std::string(provider_title(provider)), Align::Left});
+  TextTable table(std::move(columns));
+  for (const auto& row : rows) {
+    const Problem& p = row.winner.problem;
+    std::vector<std::string> cells = {std::to_string(p.shape.m), std::to_string(p.shape.n), std::to_string(p.shape.k),
+                                      std::string(to_string(p.layout)), std::string(to_string(p.accum))};
+    for (const Provider provider : kBaselineProviders) {
+      const auto names = row.library_kernels_of(provider);
+      cells.push_back(names.empty() ? "-" : join_kernel_names(names, " + "));
+    }
+    table.add_row(std::move(cells));
+  }
+  return table.markdown();
+}
+
 }  // namespace
 
 std::string render_export_markdown(const std::vector<WinnerRow>& rows) {
@@ -98,6 +116,10 @@ std::string render_export_markdown(const std::vector<WinnerRow>& rows) {
     if (std::any_of(group.rows.begin(), group.rows.end(), [](const WinnerRow& r) { return r.has_lt_algo(); })) {
       out += "\ncuBLASLt's algorithms (tile AxB: A along N, B along M; \"-\": not recorded)\n\n";
       out += lt_algorithms_table(group.rows);
+    }
+    if (std::any_of(group.rows.begin(), group.rows.end(), [](const WinnerRow& r) { return !r.library_kernels.empty(); })) {
+      out += "\nKernels the libraries ran (CUPTI, one traced call each; \"-\": not traced)\n\n";
+      out += library_kernels_table(group.rows);
     }
   }
   return out;

@@ -55,18 +55,28 @@ std::string winners_table(const std::vector<WinnerRow>& rows) {
   return table.plain(2);
 }
 
-// cuBLASLt's algorithm fields follow the times ("-" for GemmEx and for rows measured before
-// algorithms were recorded).
+// The kernels a traced call ran; "-" for rows measured before calls were traced.
+std::string kernels_cell(const std::optional<CallTrace>& trace) {
+  if (!trace) return "-";
+  return trace->traced() ? join_kernel_names(trace->kernel_names(), " + ") : "(not traced)";
+}
+
+// The kernels each call ran beside its time; cuBLASLt's algorithm fields follow ("-" for GemmEx
+// and for rows measured before algorithms were recorded), then why the time is flagged, if it is.
 std::string baselines_table(const std::vector<BaselineRecord>& baselines) {
-  std::vector<TableColumn> columns = {{"provider", Align::Left}, {"time µs"},  {"spread %"},
-                                      {"samples"},               {"max_diff"}, {"detail", Align::Left}};
+  std::vector<TableColumn> columns = {{"provider", Align::Left}, {"time µs"}, {"kernels", Align::Left},
+                                      {"spread %"},              {"samples"}, {"max_diff"},
+                                      {"detail", Align::Left}};
   append_lt_algo_columns(columns);
+  columns.push_back({"flag", Align::Left});
   TextTable table(std::move(columns));
   for (const auto& b : baselines) {
     std::vector<std::string> cells = {std::string(to_string(b.provider)), format_fixed(b.time_us, 2),
-                                      format_fixed(b.spread_pct, 2),       std::to_string(b.samples),
-                                      format_significant(b.max_diff, 3),   b.detail};
+                                      kernels_cell(b.trace),               format_fixed(b.spread_pct, 2),
+                                      std::to_string(b.samples),           format_significant(b.max_diff, 3),
+                                      b.detail};
     append_lt_algo_cells(cells, b.lt_algo);
+    cells.push_back(b.trace_flag.empty() ? "-" : b.trace_flag);
     table.add_row(std::move(cells));
   }
   return table.plain(4);

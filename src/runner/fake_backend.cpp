@@ -4,6 +4,9 @@
 // kernel with an illegal address would, FAULT = 2 makes it hang until the watchdog kills it.
 // CL2_FAKE_TRIAL_DELAY_MS slows each trial down, so a test can kill a run in the middle;
 // CL2_FAKE_TRIAL_LOG names a file that gets one line per trial request, so a test can count them.
+// Its traces are made up too, but only where CUPTI loads (the real loader, so CL2_CUPTI_LIBRARY
+// takes the no-CUPTI path here as on a GPU): FAULT = 5 launches a second kernel on another stream,
+// as does the library provider CL2_FAKE_SIDE_STREAM names (e.g. cublas_nn).
 #include <unistd.h>
 
 #include <chrono>
@@ -14,6 +17,7 @@
 #include "core/device_info.hpp"
 #include "core/hash.hpp"
 #include "core/kernel_config.hpp"
+#include "gpu/cupti_api.hpp"
 #include "runner/worker_backend.hpp"
 
 namespace cl2 {
@@ -37,6 +41,36 @@ std::optional<LtAlgoConfig> fake_lt_algo(Provider provider) {
   return std::nullopt;
 }
 
+// CUPTI's stream id of the stream a fake call is given, and of another one.
+constexpr std::uint32_t kGivenStream = 13, kSideStream = 14;
+
+TracedKernel fake_kernel(std::string name, double duration_us, std::uint32_t stream = kGivenStream) {
+  return {std::move(name), stream, stream == kGivenStream, {132, 1, 1}, {384, 1, 1}, 1, duration_us};
+}
+
+// What a call of `event_us` per call ran: `kernels`, their durations summing to 90% of it, and with
+// `side_stream` a copy of the last one on another stream.
+std::optional<CallTrace> fake_trace(std::vector<std::string> kernels, double event_us, bool side_stream) {
+  if (const CuptiLibrary& cupti = cupti_library(); !cupti.api) return absent_trace(cupti.unavailable);
+  CallTrace trace;
+  for (auto& name : kernels) trace.kernels.push_back(fake_kernel(std::move(name), 0.9 * event_us / double(kernels.size())));
+  if (side_stream) trace.kernels.push_back(fake_kernel(trace.kernels.back().name, event_us, kSideStream));
+  return trace;
+}
+
+// Library kernel names of the kind the H200 runs (nvjet names encode tile, stages, cluster and
+// split-K); made up for the tests, not measured.
+std::vector<std::string> fake_library_kernels(Provider provider) {
+  if (provider == Provider::CublasltAutotune) return {"nvjet_sm90_hsh_64x32_64x16_1x2_h_bz_TNN"};
+  if (provider == Provider::CublasltHeuristic) return {"nvjet_sm90_hsh_64x8_64x16_1x4_h_bz_TNN"};
+  return {"nvjet_sm90_hsh_64x128_64x8_2x1_v_bz_splitK_TNN", "splitKreduce_kernel"};
+}
+
+bool fake_side_stream(Provider provider) {
+  const char* named = std::getenv("CL2_FAKE_SIDE_STREAM");
+  return named && to_string(provider) == named;
+}
+
 class FakeBackend final : public WorkerBackend {
  public:
   HelloReply hello() override { return {device()}; }
@@ -47,7 +81,8 @@ class FakeBackend final : public WorkerBackend {
     BaselinesReply reply{{}, 0.01};
     for (const Provider provider : {Provider::CublasTn, Provider::CublasNn, Provider::CublasltHeuristic,
                                     Provider::CublasltAutotune})
-      reply.baselines.push_back({provider, fake_stats(50.0), 0.0, "fake", fake_lt_algo(provider)});
+      reply.baselines.push_back({provider, fake_stats(50.0), 0.0, "fake", fake_lt_algo(provider),
+                                 fake_trace(fake_library_kernels(provider), 50.0, fake_side_stream(provider))});
     return reply;
   }
 
@@ -64,7 +99,10 @@ class FakeBackend final : public WorkerBackend {
     }
     if (fault != config.params.end() && fault->second == 2)
       for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
-    return {TrialStatus::Ok, "", 0.0, 0.01, fake_stats(time_of(config)), fake_stats(48.0)};
+    const double us = time_of(config);
+    const bool side_stream = fault != config.params.end() && fault->second == 5;
+    return {TrialStatus::Ok, "", 0.0, 0.01, fake_stats(us), fake_stats(48.0),
+            fake_trace({"cl2_gemm"}, us, side_stream)};
   }
 
   FinalReply final_round(const FinalRequest& request) override {

@@ -1,6 +1,7 @@
 // The worker's GPU side: the device's measurement context and the problem it holds, measured on
 // the path bench shares (measure/); what is left here is the worker's policy: which library call
-// candidates are judged against, and which failures are a trial's result rather than an error.
+// candidates are judged against, which failures are a trial's result rather than an error, and
+// that every timed call is traced once (what the traces mean is the tuner's to judge).
 #include <fmt/format.h>
 
 #include <limits>
@@ -73,7 +74,10 @@ class GpuBackend final : public WorkerBackend {
           {provider, {}, max_diff, baseline_detail(problem, provider), problem.lt_algo_config(provider)});
     }
     const ProviderTimes times = problem.time_side_by_side(calls, request.final_rule);
-    for (auto& baseline : reply.baselines) baseline.stats = times.at(baseline.provider);
+    for (std::size_t i = 0; i < calls.size(); ++i) {
+      reply.baselines[i].stats = times.at(calls[i].provider);
+      reply.baselines[i].trace = problem.trace_kernels(calls[i].call);
+    }
     return reply;
   }
 
@@ -89,13 +93,19 @@ class GpuBackend final : public WorkerBackend {
       return launch_failed(e);  // the candidate's own failure, recorded as its trial
     }
     if (!verified.passed) return verify_failed(verified);
+    const ProviderCall ours_call = kernel_call(*kernel);
     const ProviderCall reference = problem.library_call(reference_provider(problem));
-    const ProviderTimes times =
-        problem.time_side_by_side({kernel_call(*kernel), reference}, request.kernel.stop);
+    const ProviderTimes times = problem.time_side_by_side({ours_call, reference}, request.kernel.stop);
     const TimingStats& ours = times.at(Provider::Ours);
     const Verification again = problem.verify_again(*kernel, ours.samples * ours.calls_per_sample);
     if (!again.passed) return verify_failed(again);
-    return {TrialStatus::Ok, "", verified.max_diff, verified.tolerance, ours, times.at(reference.provider)};
+    return {TrialStatus::Ok,
+            "",
+            verified.max_diff,
+            verified.tolerance,
+            ours,
+            times.at(reference.provider),
+            problem.trace_kernels(ours_call.call)};
   }
 
   FinalReply final_round(const FinalRequest& request) override {

@@ -114,6 +114,8 @@ json with_op(const char* op, json body = json::object()) {
   return body;
 }
 
+json trace_or_null(const std::optional<CallTrace>& trace) { return trace ? to_json(*trace) : json(nullptr); }
+
 json ok_reply(json body = json::object()) {
   body["ok"] = true;
   return body;
@@ -166,7 +168,8 @@ json to_json(const BaselinesReply& reply) {
                          {"stats", to_json(b.stats)},
                          {"max_diff", number_or_null(b.max_diff)},
                          {"detail", b.detail},
-                         {"lt_algo", lt_algo_to_json(b.lt_algo)}});
+                         {"lt_algo", lt_algo_to_json(b.lt_algo)},
+                         {"trace", trace_or_null(b.trace)}});
   return ok_reply({{"baselines", baselines}, {"tolerance", reply.tolerance}});
 }
 
@@ -175,7 +178,7 @@ BaselinesReply baselines_reply_from_json(const json& j) {
   for (const auto& b : j.at("baselines"))
     reply.baselines.push_back({parse_provider(b.at("provider").get<std::string>()),
                                timing_stats_from_json(b.at("stats")), number_or_nan(b, "max_diff"),
-                               b.value("detail", ""), lt_algo_at(b, "lt_algo")});
+                               b.value("detail", ""), lt_algo_at(b, "lt_algo"), call_trace_at(b, "trace")});
   reply.tolerance = j.at("tolerance").get<double>();
   return reply;
 }
@@ -188,6 +191,7 @@ json to_json(const TrialReply& reply) {
   if (reply.status == TrialStatus::Ok) {
     body["stats"] = to_json(reply.stats);
     body["reference_stats"] = to_json(reply.reference_stats);
+    body["trace"] = trace_or_null(reply.trace);
   }
   return ok_reply(std::move(body));
 }
@@ -201,6 +205,7 @@ TrialReply trial_reply_from_json(const json& j) {
   if (reply.status == TrialStatus::Ok) {
     reply.stats = timing_stats_from_json(j.at("stats"));
     reply.reference_stats = timing_stats_from_json(j.at("reference_stats"));
+    reply.trace = call_trace_at(j, "trace");
   }
   return reply;
 }

@@ -12,6 +12,7 @@
 #include <variant>
 #include <vector>
 
+#include "core/call_trace.hpp"
 #include "core/device_info.hpp"
 #include "core/kernel_config.hpp"
 #include "core/lt_algo_config.hpp"
@@ -92,6 +93,7 @@ struct BaselineTiming {
   double max_diff = kNotMeasured;  // not measured for cuBLAS reading B in the other layout
   std::string detail;
   std::optional<LtAlgoConfig> lt_algo;  // cuBLASLt providers: the algorithm timed, where known
+  std::optional<CallTrace> trace{};      // the kernels one pass of the call ran
   bool operator==(const BaselineTiming&) const = default;
 };
 
@@ -108,6 +110,7 @@ struct TrialReply {
   double tolerance = kNotMeasured;
   TimingStats stats{};                   // Ok only: the candidate's,
   TimingStats reference_stats{};         // and the library call's, timed side by side
+  std::optional<CallTrace> trace{};      // Ok only: the kernels one pass of the candidate ran
   bool operator==(const TrialReply&) const = default;
 };
 

@@ -33,6 +33,14 @@ KernelRun kernel_run(const BuiltCandidate& b, const StopRule& rule) {
   return {b.compiled.cubin_path, b.candidate.launch, b.candidate.config, rule};
 }
 
+// Tells the user once per session why calls are not traced (CUPTI missing or refused): tuning goes
+// on, without the cross-check of event times.
+void tell_if_untraced(TuneSession& s, const std::optional<CallTrace>& trace) {
+  if (!trace || trace->traced() || s.trace_absence_told) return;
+  s.trace_absence_told = true;
+  s.progress->line("  kernel tracing off, event times are not cross-checked: " + trace->absent);
+}
+
 // Makes sure the worker holds `problem` and has measured its baselines (a fresh worker after a
 // crash needs both again). Stores the baselines. Throws std::runtime_error when it cannot.
 void prepare_worker(TuneSession& s, const Problem& problem) {
@@ -61,6 +69,11 @@ void prepare_worker(TuneSession& s, const Problem& problem) {
       record.max_diff = b.max_diff;
       record.detail = b.detail;
       record.lt_algo = b.lt_algo;
+      record.trace = b.trace;
+      record.trace_flag = b.trace ? timing_flag(b.stats.median_us, *b.trace) : "";
+      tell_if_untraced(s, b.trace);
+      if (!record.trace_flag.empty())
+        s.progress->line(fmt::format("  {} on {}: {}", to_string(b.provider), problem.text(), record.trace_flag));
       s.db->upsert_baseline(record);
     }
   });
@@ -108,6 +121,13 @@ TrialRecord run_trial(TuneSession& s, const Problem& problem, const BuiltCandida
     t.spread_pct = r.stats.spread_pct;
     t.samples = r.stats.samples;
     t.reference_us = r.reference_stats.median_us;
+    t.trace = r.trace;
+    tell_if_untraced(s, r.trace);
+    // Its time stays recorded, but a time that missed some of its work can never win.
+    if (const std::string flag = r.trace ? timing_flag(r.stats.median_us, *r.trace) : ""; !flag.empty()) {
+      t.status = TrialStatus::VerifyFailed;
+      t.reason = "timing does not cover its kernels: " + flag;
+    }
   }
   return t;
 }

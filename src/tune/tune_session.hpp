@@ -38,6 +38,7 @@ struct TuneSession {
   std::int64_t run_id = 0;
   std::shared_ptr<Progress> progress;
   std::optional<Problem> worker_problem;  // the problem the live worker holds, with baselines
+  bool trace_absence_told = false;        // the user has been told why calls are not traced
 };
 
 // Tunes one problem: baselines, each pending candidate verified and timed, the winner re-timed

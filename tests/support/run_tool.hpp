@@ -60,11 +60,17 @@ inline CommandResult run_command(const std::string& command, const ScratchDir& s
   return result;
 }
 
-// Where the built tool and the source tree are: fixed at build time, overridable (CL2_TEST_BINARY,
-// CL2_TEST_SOURCE_DIR) for running the test binary on another machine, such as the GPU host.
+// Where the built tool, the source tree and the refusing libcupti stand-in are: fixed at build
+// time, overridable (CL2_TEST_BINARY, CL2_TEST_SOURCE_DIR, CL2_TEST_FAKE_CUPTI) for running the
+// test binary on another machine, such as the GPU host.
 inline std::string tool_binary() {
   const char* path = std::getenv("CL2_TEST_BINARY");
   return path && *path ? path : CL2_TUNE_BINARY;
+}
+
+inline std::string fake_cupti_library() {
+  const char* path = std::getenv("CL2_TEST_FAKE_CUPTI");
+  return path && *path ? path : CL2_FAKE_CUPTI_LIBRARY;
 }
 
 inline std::string source_path(const std::string& relative) {

@@ -1,0 +1,173 @@
+#include "gpu/kernel_trace.hpp"
+
+#include <cxxabi.h>
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <cstdlib>
+#include <memory>
+#include <mutex>
+#include <utility>
+#include <vector>
+
+#include "gpu/cuda_check.hpp"
+
+namespace cl2 {
+
+namespace {
+
+// Enough for thousands of kernel records; one call launches a handful.
+constexpr std::size_t kBufferBytes = 1 << 20;
+constexpr std::size_t kBufferAlignment = 8;  // CUPTI's requirement for activity buffers
+
+// The records are read through CUpti_ActivityKernel10 (this toolkit's), but an older CUPTI loaded
+// at run time writes its own version. Every version extends the last at the end, so the fields
+// read here sit at the same offsets in all of them.
+static_assert(offsetof(CUpti_ActivityKernel9, name) == offsetof(CUpti_ActivityKernel10, name));
+static_assert(offsetof(CUpti_ActivityKernel9, streamId) == offsetof(CUpti_ActivityKernel10, streamId));
+static_assert(offsetof(CUpti_ActivityKernel9, start) == offsetof(CUpti_ActivityKernel10, start));
+
+struct KernelRecord {
+  std::string name;
+  std::uint32_t stream_id;
+  std::array<int, 3> grid, block;
+  std::uint64_t start_ns, end_ns;
+};
+
+// CUPTI hands its buffers back through C callbacks without a user pointer, so what they deliver
+// goes to this one collector of the process; traces run one at a time.
+struct Collector {
+  std::mutex mutex;
+  const CuptiApi* api = nullptr;
+  std::vector<KernelRecord> records;
+};
+
+Collector& collector() {
+  static Collector instance;
+  return instance;
+}
+
+std::string demangled(const char* name) {
+  if (!name) return "(unnamed kernel)";
+  int status = 0;
+  const std::unique_ptr<char, decltype(&std::free)> plain(abi::__cxa_demangle(name, nullptr, nullptr, &status),
+                                                          &std::free);
+  return status == 0 && plain ? std::string(plain.get()) : std::string(name);
+}
+
+void CUPTIAPI buffer_requested(uint8_t** buffer, size_t* size, size_t* max_records) {
+  *buffer = static_cast<uint8_t*>(std::aligned_alloc(kBufferAlignment, kBufferBytes));
+  *size = *buffer ? kBufferBytes : 0;
+  *max_records = 0;  // as many as fit
+}
+
+void CUPTIAPI buffer_completed(CUcontext, uint32_t, uint8_t* buffer, size_t, size_t valid_bytes) {
+  Collector& c = collector();
+  {
+    const std::lock_guard lock(c.mutex);
+    CUpti_Activity* record = nullptr;
+    while (c.api->activity_get_next_record(buffer, valid_bytes, &record) == CUPTI_SUCCESS) {
+      if (record->kind != CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL) continue;
+      const auto* k = reinterpret_cast<const CUpti_ActivityKernel10*>(record);
+      c.records.push_back({demangled(k->name), k->streamId, {k->gridX, k->gridY, k->gridZ},
+                           {k->blockX, k->blockY, k->blockZ}, k->start, k->end});
+    }
+  }
+  std::free(buffer);
+}
+
+std::vector<KernelRecord> take_records() {
+  Collector& c = collector();
+  const std::lock_guard lock(c.mutex);
+  return std::exchange(c.records, {});
+}
+
+// Launches of the same kernel on the same stream with the same geometry are one entry.
+CallTrace grouped(std::vector<KernelRecord> records, std::uint32_t given_stream) {
+  std::stable_sort(records.begin(), records.end(),
+                   [](const KernelRecord& a, const KernelRecord& b) { return a.start_ns < b.start_ns; });
+  CallTrace trace;
+  for (const auto& r : records) {
+    auto same = std::find_if(trace.kernels.begin(), trace.kernels.end(), [&](const TracedKernel& k) {
+      return k.name == r.name && k.stream_id == r.stream_id && k.grid == r.grid && k.block == r.block;
+    });
+    if (same == trace.kernels.end())
+      same = trace.kernels.insert(trace.kernels.end(),
+                                  TracedKernel{r.name, r.stream_id, r.stream_id == given_stream, r.grid, r.block, 0, 0.0});
+    same->launches += 1;
+    if (r.end_ns > r.start_ns) same->duration_us += double(r.end_ns - r.start_ns) * 1e-3;  // 0: not stamped
+  }
+  return trace;
+}
+
+std::string refusal(const CuptiApi& api, const char* call, CUptiResult status) {
+  const char* fix = status == CUPTI_ERROR_INSUFFICIENT_PRIVILEGES
+                        ? "allow GPU profiling for this user (driver option NVreg_RestrictProfilingToAdminUsers=0) or "
+                          "run as root"
+                        : "another profiler (ncu, nsys) may hold CUPTI; run without it";
+  return fmt::format("CUPTI {} failed: {}; {}", call, cupti_error_text(api, status), fix);
+}
+
+// Kernel records are on from construction to destruction: only around the traced launch, so the
+// timed launches run without CUPTI's overhead.
+class KernelRecordsOn {
+ public:
+  explicit KernelRecordsOn(const CuptiApi& api) : api_(api) {}
+  CUptiResult enable() {
+    const CUptiResult status = api_.activity_enable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+    enabled_ = status == CUPTI_SUCCESS;
+    return status;
+  }
+  ~KernelRecordsOn() {
+    if (!enabled_) return;
+    api_.activity_disable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+    api_.activity_flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);  // delivers every record to the collector
+  }
+  KernelRecordsOn(const KernelRecordsOn&) = delete;
+  KernelRecordsOn& operator=(const KernelRecordsOn&) = delete;
+
+ private:
+  const CuptiApi& api_;
+  bool enabled_ = false;
+};
+
+}  // namespace
+
+CallTrace KernelTracer::trace(cudaStream_t stream, const std::function<void(cudaStream_t)>& launch) {
+  if (!cupti_.api) return absent_trace(cupti_.unavailable);
+  if (!refused_.empty()) return absent_trace(refused_);
+  const CuptiApi& api = *cupti_.api;
+  if (!callbacks_registered_) {
+    collector().api = &api;
+    if (const CUptiResult status = api.activity_register_callbacks(buffer_requested, buffer_completed);
+        status != CUPTI_SUCCESS) {
+      refused_ = refusal(api, "cuptiActivityRegisterCallbacks", status);
+      return absent_trace(refused_);
+    }
+    callbacks_registered_ = true;
+  }
+  std::uint32_t given_stream = 0;
+  {
+    KernelRecordsOn records(api);
+    if (const CUptiResult status = records.enable(); status != CUPTI_SUCCESS) {
+      refused_ = refusal(api, "cuptiActivityEnable", status);
+      return absent_trace(refused_);
+    }
+    CL2_CUDA(cudaDeviceSynchronize());  // nothing launched earlier may overlap the traced kernels
+    take_records();  // anything left from a trace that threw
+    if (const CUptiResult status = api.get_stream_id_ex(nullptr, reinterpret_cast<CUstream>(stream), 0, &given_stream);
+        status != CUPTI_SUCCESS) {
+      refused_ = refusal(api, "cuptiGetStreamIdEx", status);
+      return absent_trace(refused_);
+    }
+    launch(stream);
+    CL2_CUDA(cudaDeviceSynchronize());
+  }
+  std::vector<KernelRecord> records = take_records();
+  if (records.empty()) return absent_trace("CUPTI recorded no kernel of the call");
+  return grouped(std::move(records), given_stream);
+}
+
+}  // namespace cl2

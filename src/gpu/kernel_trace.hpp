@@ -1,0 +1,36 @@
+#pragma once
+// Which kernels a call launches: CUPTI's activity records of concurrent kernels, collected around
+// one launch of the call. Event timing only sees the stream it is given, so this is how a call
+// that puts work on another stream, or runs more kernels than its time accounts for, is caught
+// (core/call_trace.hpp judges it). CUPTI is optional (gpu/cupti_api.hpp): where it is missing or
+// refuses, every trace comes back absent with the reason, and measuring goes on.
+#include <cuda_runtime_api.h>
+
+#include <functional>
+#include <string>
+
+#include "core/call_trace.hpp"
+#include "gpu/cupti_api.hpp"
+
+namespace cl2 {
+
+class KernelTracer {
+ public:
+  // Traces through `cupti` (which must outlive the tracer): the process's own CUPTI, or, in the
+  // tests, one loaded from a given path.
+  explicit KernelTracer(const CuptiLibrary& cupti = cupti_library()) : cupti_(cupti) {}
+
+  // Launches `launch` once on `stream` with kernel records on, waits for the whole device (work
+  // the call put on other streams included) and returns the kernels it ran. CUDA errors of the
+  // call throw GpuError as usual; CUPTI's own failures make an absent trace instead (without a
+  // launch, or any CUDA call where CUPTI is missing or refuses to start), and once CUPTI has
+  // refused, every later trace of this tracer is absent for the same reason.
+  CallTrace trace(cudaStream_t stream, const std::function<void(cudaStream_t)>& launch);
+
+ private:
+  const CuptiLibrary& cupti_;
+  std::string refused_;  // why CUPTI refused to trace, once it has
+  bool callbacks_registered_ = false;
+};
+
+}  // namespace cl2
