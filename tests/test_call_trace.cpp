@@ -44,8 +44,8 @@ TEST(CallTrace, EventTimeThatCoversItsKernelsIsNotFlagged) {
 TEST(CallTrace, EventTimeBelowItsKernelsBeyondTheToleranceIsFlagged) {
   const std::string flag = timing_flag(45.0 * (1 - kTraceTolerance) - 0.01, split_k());
   EXPECT_NE(flag.find("below the 45.00 us its 2 traced kernel launch(es) ran"), std::string::npos) << flag;
-  // Events that saw only the GEMM of a split-K pair.
-  EXPECT_NE(timing_flag(40.0, split_k()), "");
+  // Events that saw only the first of two equal halves of the work.
+  EXPECT_NE(timing_flag(20.0, split_k(20.0, 20.0)), "");
   // Launches of one kernel count each.
   CallTrace repeated{{kernel("cl2_gemm", 30.0, kGiven, 3)}, ""};
   EXPECT_NE(timing_flag(10.0, repeated).find("3 traced kernel launch(es)"), std::string::npos);

@@ -46,12 +46,14 @@ std::string join_kernel_names(const std::vector<std::string>& names, std::string
 // GPU time per call below its traced kernels' summed duration by more than kTraceTolerance.
 std::string timing_flag(double event_us_per_call, const CallTrace& trace);
 
-// The tolerance of that comparison. The trace is one pass run on its own after the timing rounds,
-// the event time a median over graph replays: the two see slightly different clocks and
-// CUPTI's start/end stamps bracket each kernel a little wider than it ran, which stays within a
-// few percent; the events of a call that missed work on another stream (a split-K reduction, a
-// second half of the product) come short by a whole kernel, tens of percent or more.
-inline constexpr double kTraceTolerance = 0.03;
+// The tolerance of that comparison. The trace is one launch run on its own after the timing rounds,
+// the event time a median over back-to-back graph replays, and a lone launch runs slower: on the
+// H200 the traced launch of correct kernels took 3-10% longer than the event time per call (ours
+// 211.7 against 192.1 us on 3000x4096x4096, 2.91 against 2.73 us on 256x256x256; cuBLAS 26.9
+// against 26.0 us), which a 3% margin failed as missed work. Work on another stream is caught
+// exactly by the stream check; this catches gross misses (kernels that event timing reports
+// several times too fast) without failing correct ones.
+inline constexpr double kTraceTolerance = 0.25;
 
 // {"kernels": [...]} or {"absent": "why"}; call_trace_from_json throws nlohmann::json::exception
 // for a missing or mistyped field.

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <mutex>
 #include <thread>
+#include <utility>
 
 #include "core/errors.hpp"
 #include "gpu/device_query.hpp"
@@ -77,13 +78,21 @@ std::vector<std::vector<BuiltCandidate>> compile_stage(const TuneOptions& option
                                                        BuildCounts& counts,
                                                        const std::vector<std::vector<KernelConfig>>& seeds = {}) {
   Progress progress(0);
-  progress.line(fmt::format("planning and compiling {} shapes for {} (cache {})", problems.size(),
-                            limits.nvrtc_arch(), options.cache_dir));
+  // Said once planning is done: a shape that no variant fits stops the run during planning, with
+  // its one-line error and nothing before it.
+  bool said = false;
+  const auto say_compiling = [&] {
+    if (!std::exchange(said, true))
+      progress.line(fmt::format("planned {} shapes; compiling for {} (cache {})", problems.size(), limits.nvrtc_arch(),
+                                options.cache_dir));
+  };
   CleanPlanStats stats;
   auto built = plan_clean(problems, families, limits, options.max_candidates, compiler, stats, seeds,
                           [&](std::size_t done, std::size_t total) {
+                            say_compiling();
                             progress.status(fmt::format("  compiled {}/{}", done, total));
                           });
+  say_compiling();
   counts = stats.first_round;
   std::size_t planned = 0;
   for (const auto& plan : built) planned += plan.size();
