@@ -46,10 +46,12 @@ void expect_all_verified(const ScratchDir& dir, const std::string& shapes, const
 const Problem kTestFamilyProblem{{256, 256, 256}, Layout::TN, Accum::F32};
 
 // Tunes kTestFamilyProblem with a test family from tests/data/spaces; returns the database.
-std::unique_ptr<TuningDb> tune_test_family(const ScratchDir& dir, const std::string& family) {
+std::unique_ptr<TuningDb> tune_test_family(const ScratchDir& dir, const std::string& family,
+                                           const std::string& extra_args = "") {
   const std::string db_path = dir.file("t.sqlite");
-  const auto r =
-      run_tool("tune --shapes " + dir.write("s.json", "[[256, 256, 256]]") + " --db " + db_path + test_family_args(family), dir);
+  const auto r = run_tool("tune --shapes " + dir.write("s.json", "[[256, 256, 256]]") + " --db " + db_path +
+                              test_family_args(family) + extra_args,
+                          dir);
   EXPECT_EQ(r.status, 0) << r.err;
   return TuningDb::open(db_path, DbMode::ReadOnly);
 }
@@ -222,12 +224,13 @@ TEST(GpuTune, CublasltBaselinesRecordTheirAlgorithm) {
   EXPECT_TRUE(rows[0].cublaslt_autotune_algo.has_value());
 }
 
-// Every timed call is traced: our candidates ran our kernel on the stream they were given and
-// their event times cover it, so none is flagged; the baselines name the libraries' kernels.
+// With --trace-kernels every timed call is traced: our candidates ran our kernel on the stream they
+// were given and their event times cover it, so none is flagged; the baselines name the libraries'
+// kernels.
 TEST(GpuTune, TimedCallsAreTracedAndPlainOnesAreNotFlagged) {
   CL2_REQUIRE_GPU();
   ScratchDir dir;
-  const auto db = tune_test_family(dir, "naive_many");
+  const auto db = tune_test_family(dir, "naive_many", " --trace-kernels");
   const std::int64_t device = db->devices().at(0).first;
   const auto trials = db->trials(device, kTestFamilyProblem);
   ASSERT_FALSE(trials.empty());

@@ -42,7 +42,9 @@ TEST(KernelTraceGpu, TwoStreamCallIsFlaggedAndOneStreamCallIsNot) {
   CL2_REQUIRE_GPU();
   cl2_test::ScratchDir dir;
   GpuContext gpu(query_device(0), cache_dir(dir));
-  ProblemMeasurement problem(gpu, {{2048, 2048, 2048}, Layout::TN, Accum::F32});
+  // Large enough that a GEMM (about 200 us) dwarfs the host's submission delay, which the event
+  // time of one launch includes (on 2048^3 it made the two-stream call's events see 41 of 49 us).
+  ProblemMeasurement problem(gpu, {{4096, 4096, 4096}, Layout::TN, Accum::F32});
   const ProviderCall gemm = problem.library_call(Provider::CublasTn);
 
   // One stream: timed and traced as tune's worker does it.

@@ -25,8 +25,8 @@ const std::string kNoCupti = "CL2_CUPTI_LIBRARY=/nonexistent/libcupti.so";
 const std::string kSplitK = "nvjet_sm90_hsh_64x128_64x8_2x1_v_bz_splitK_TNN";
 
 std::string tune_args(const ScratchDir& dir, const std::string& family) {
-  return "tune --fake-gpu --max-candidates 0 --shapes " + dir.write("shapes.json", "[[64, 64, 64]]") + " --db " +
-         dir.file("t.sqlite") + test_family_args(family);
+  return "tune --fake-gpu --trace-kernels --max-candidates 0 --shapes " + dir.write("shapes.json", "[[64, 64, 64]]") +
+         " --db " + dir.file("t.sqlite") + test_family_args(family);
 }
 
 struct Tuned {
@@ -157,6 +157,26 @@ TEST(KernelTraceTune, WithoutCuptiTuneGoesOnAndRecordsTracesAsAbsent) {
   const auto json = run_tool("export --format json --db " + dir.file("t.sqlite"), dir, kNoCupti);
   ASSERT_EQ(json.status, 0) << json.err;
   EXPECT_FALSE(nlohmann::json::parse(json.out).at("devices")[0].at("kernels")[0].contains("baseline_kernels"));
+}
+
+// Without --trace-kernels nothing is traced, nothing is flagged, and CUPTI is not asked for: the
+// candidate that runs a kernel on another stream wins on its time like any other.
+TEST(KernelTraceTune, ByDefaultNothingIsTracedAndCuptiIsNotLoaded) {
+  ScratchDir dir;
+  std::string args = tune_args(dir, "naive_side_stream");
+  args.erase(args.find(" --trace-kernels"), std::string(" --trace-kernels").size());
+  const auto tuned = run_tool(args, dir, kNoCupti);
+  ASSERT_EQ(tuned.status, 0) << tuned.err;
+  EXPECT_EQ(tuned.err.find("kernel tracing off"), std::string::npos) << tuned.err;
+  EXPECT_EQ(tuned.err.find("CUPTI"), std::string::npos) << tuned.err;
+  const Tuned t = open_tuned(dir);
+  const auto trials = t.db->trials(t.device, kSmall);
+  ASSERT_FALSE(trials.empty());
+  for (const auto& trial : trials) {
+    EXPECT_EQ(trial.status, TrialStatus::Ok) << trial.reason;
+    EXPECT_FALSE(trial.trace.has_value());
+  }
+  for (const auto& baseline : t.db->baselines(t.device, kSmall)) EXPECT_FALSE(baseline.trace.has_value());
 }
 
 TEST(KernelTraceTune, CompileOnlyAndHelpNeedNoCupti) {

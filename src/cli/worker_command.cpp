@@ -11,6 +11,7 @@ CommandRunner add_worker_command(CLI::App& app) {
   worker->add_option("--device", options->device);
   worker->add_option("--cache-dir", options->cache_dir);
   worker->add_flag("--fake-gpu", options->fake);
+  worker->add_flag("--trace-kernels", options->trace_kernels);
   return [options] {
     if (options->cache_dir.empty()) options->cache_dir = default_cache_dir();
     return run_worker(*options);

@@ -136,9 +136,10 @@ class KernelRecordsOn {
 }  // namespace
 
 CallTrace KernelTracer::trace(cudaStream_t stream, const std::function<void(cudaStream_t)>& launch) {
-  if (!cupti_.api) return absent_trace(cupti_.unavailable);
+  if (!cupti_) cupti_ = &cupti_library();
+  if (!cupti_->api) return absent_trace(cupti_->unavailable);
   if (!refused_.empty()) return absent_trace(refused_);
-  const CuptiApi& api = *cupti_.api;
+  const CuptiApi& api = *cupti_->api;
   if (!callbacks_registered_) {
     collector().api = &api;
     if (const CUptiResult status = api.activity_register_callbacks(buffer_requested, buffer_completed);

@@ -4,8 +4,8 @@
 // kernel with an illegal address would, FAULT = 2 makes it hang until the watchdog kills it.
 // CL2_FAKE_TRIAL_DELAY_MS slows each trial down, so a test can kill a run in the middle;
 // CL2_FAKE_TRIAL_LOG names a file that gets one line per trial request, so a test can count them.
-// Its traces are made up too, but only where CUPTI loads (the real loader, so CL2_CUPTI_LIBRARY
-// takes the no-CUPTI path here as on a GPU): FAULT = 5 launches a second kernel on another stream,
+// With --trace-kernels its traces are made up too, but only where CUPTI loads (the real loader, so
+// CL2_CUPTI_LIBRARY takes the no-CUPTI path here as on a GPU): FAULT = 5 launches a second kernel on another stream,
 // as does the library provider CL2_FAKE_SIDE_STREAM names (e.g. cublas_nn).
 #include <unistd.h>
 
@@ -50,7 +50,8 @@ TracedKernel fake_kernel(std::string name, double duration_us, std::uint32_t str
 
 // What a call of `event_us` per call ran: `kernels`, their durations summing to 90% of it, and with
 // `side_stream` a copy of the last one on another stream.
-std::optional<CallTrace> fake_trace(std::vector<std::string> kernels, double event_us, bool side_stream) {
+std::optional<CallTrace> fake_trace(bool on, std::vector<std::string> kernels, double event_us, bool side_stream) {
+  if (!on) return std::nullopt;
   if (const CuptiLibrary& cupti = cupti_library(); !cupti.api) return absent_trace(cupti.unavailable);
   CallTrace trace;
   for (auto& name : kernels) trace.kernels.push_back(fake_kernel(std::move(name), 0.9 * event_us / double(kernels.size())));
@@ -73,6 +74,8 @@ bool fake_side_stream(Provider provider) {
 
 class FakeBackend final : public WorkerBackend {
  public:
+  explicit FakeBackend(bool trace_kernels) : trace_kernels_(trace_kernels) {}
+
   HelloReply hello() override { return {device()}; }
 
   ProblemReply set_problem(const ProblemRequest&) override { return {{1.0, 4.0}}; }
@@ -82,7 +85,7 @@ class FakeBackend final : public WorkerBackend {
     for (const Provider provider : {Provider::CublasTn, Provider::CublasNn, Provider::CublasltHeuristic,
                                     Provider::CublasltAutotune})
       reply.baselines.push_back({provider, fake_stats(50.0), 0.0, "fake", fake_lt_algo(provider),
-                                 fake_trace(fake_library_kernels(provider), 50.0, fake_side_stream(provider))});
+                                 fake_trace(trace_kernels_, fake_library_kernels(provider), 50.0, fake_side_stream(provider))});
     return reply;
   }
 
@@ -102,7 +105,7 @@ class FakeBackend final : public WorkerBackend {
     const double us = time_of(config);
     const bool side_stream = fault != config.params.end() && fault->second == 5;
     return {TrialStatus::Ok, "", 0.0, 0.01, fake_stats(us), fake_stats(48.0),
-            fake_trace({"cl2_gemm"}, us, side_stream)};
+            fake_trace(trace_kernels_, {"cl2_gemm"}, us, side_stream)};
   }
 
   FinalReply final_round(const FinalRequest& request) override {
@@ -136,12 +139,14 @@ class FakeBackend final : public WorkerBackend {
     const std::string hash = content_hash(config.to_json());
     return 10.0 + double(std::stoul(hash.substr(0, 6), nullptr, 16) % 1000) / 10.0;
   }
+
+  const bool trace_kernels_;
 };
 
 }  // namespace
 
-std::unique_ptr<WorkerBackend> make_fake_backend(const WorkerOptions&) {
-  return std::make_unique<FakeBackend>();
+std::unique_ptr<WorkerBackend> make_fake_backend(const WorkerOptions& options) {
+  return std::make_unique<FakeBackend>(options.trace_kernels);
 }
 
 }  // namespace cl2

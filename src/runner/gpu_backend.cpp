@@ -1,11 +1,13 @@
 // The worker's GPU side: the device's measurement context and the problem it holds, measured on
 // the path bench shares (measure/); what is left here is the worker's policy: which library call
 // candidates are judged against, which failures are a trial's result rather than an error, and
-// that every timed call is traced once (what the traces mean is the tuner's to judge).
+// that with --trace-kernels every timed call is traced once (what the traces mean is the tuner's
+// to judge).
 #include <fmt/format.h>
 
 #include <limits>
 #include <memory>
+#include <optional>
 
 #include "core/errors.hpp"
 #include "core/verification.hpp"
@@ -49,7 +51,7 @@ std::string baseline_detail(const ProblemMeasurement& problem, Provider provider
 class GpuBackend final : public WorkerBackend {
  public:
   explicit GpuBackend(const WorkerOptions& options)
-      : gpu_(query_device(options.device), options.cache_dir) {}
+      : gpu_(query_device(options.device), options.cache_dir), trace_kernels_(options.trace_kernels) {}
 
   HelloReply hello() override { return {gpu_.device}; }
 
@@ -76,7 +78,7 @@ class GpuBackend final : public WorkerBackend {
     const ProviderTimes times = problem.time_side_by_side(calls, request.final_rule);
     for (std::size_t i = 0; i < calls.size(); ++i) {
       reply.baselines[i].stats = times.at(calls[i].provider);
-      reply.baselines[i].trace = problem.trace_kernels(calls[i].call);
+      reply.baselines[i].trace = traced(problem, calls[i].call);
     }
     return reply;
   }
@@ -105,7 +107,7 @@ class GpuBackend final : public WorkerBackend {
             verified.tolerance,
             ours,
             times.at(reference.provider),
-            problem.trace_kernels(ours_call.call)};
+            traced(problem, ours_call.call)};
   }
 
   FinalReply final_round(const FinalRequest& request) override {
@@ -133,7 +135,13 @@ class GpuBackend final : public WorkerBackend {
                                                         : cublas_gemm_ex(problem.problem().layout);
   }
 
+  std::optional<CallTrace> traced(ProblemMeasurement& problem, const TimedCall& call) const {
+    if (!trace_kernels_) return std::nullopt;
+    return problem.trace_kernels(call);
+  }
+
   GpuContext gpu_;
+  const bool trace_kernels_;
   std::unique_ptr<ProblemMeasurement> problem_;
 };
 

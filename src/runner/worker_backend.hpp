@@ -24,6 +24,9 @@ struct WorkerOptions {
   int device = 0;
   std::string cache_dir;
   bool fake = false;
+  // Launch each timed call once more with CUPTI's kernel records on (tune --trace-kernels); off,
+  // the worker never loads CUPTI.
+  bool trace_kernels = false;
 };
 
 std::unique_ptr<WorkerBackend> make_gpu_backend(const WorkerOptions& options);

@@ -72,6 +72,7 @@ void WorkerClient::start() {
   std::vector<std::string> args = {exe, "worker", "--device", std::to_string(options_.device),
                                    "--cache-dir", options_.cache_dir};
   if (options_.fake) args.push_back("--fake-gpu");
+  if (options_.trace_kernels) args.push_back("--trace-kernels");
   const pid_t pid = fork();
   if (pid < 0) throw std::runtime_error(fmt::format("cannot start the worker: {}", std::strerror(errno)));
   if (pid == 0) {

@@ -28,6 +28,7 @@ struct TuneOptions {
   double watchdog_seconds = 30;
   bool retune = false;                   // redo shapes that already have a winner
   bool fake_gpu = false;                 // tests: a worker that makes numbers up
+  bool trace_kernels = false;            // CUPTI kernel records of every timed call (off: CUPTI not loaded)
   bool verbose = false;
   std::string command_line;              // recorded with the run
 };

@@ -168,7 +168,7 @@ std::unique_ptr<TuneSession> start_session(const TuneOptions& options, int devic
   }
   auto s = std::unique_ptr<TuneSession>(new TuneSession{options});
   s->compiler = std::make_unique<KernelCompiler>(options.cache_dir);
-  s->worker = std::make_unique<WorkerClient>(WorkerOptions{device, options.cache_dir, options.fake_gpu});
+  s->worker = std::make_unique<WorkerClient>(WorkerOptions{device, options.cache_dir, options.fake_gpu, options.trace_kernels});
   const WorkerReply hello = ask_worker(*s, HelloRequest{}, 120);
   if (!hello.succeeded()) {
     if (hello.user_error()) throw UserError(hello.error());
