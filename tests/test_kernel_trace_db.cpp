@@ -41,7 +41,15 @@ TEST(KernelTraceDb, SchemaTwoDatabaseMigratesAndGainsTheColumns) {
   const std::string path = dir.file("v2.sqlite");
   write_database_at_schema(path, 2);
   const auto baseline_columns_before = table_columns(path, "baselines").size();
-  EXPECT_THROW(TuningDb::open(path, DbMode::ReadOnly), UserError);  // read-only opens never migrate
+  EXPECT_THROW(TuningDb::open(path, DbMode::ReadAsIs), UserError);  // merge attaches the file itself
+  {
+    // A read-only open (show, export) reads a migrated copy in memory and leaves the file as it was.
+    const auto read = TuningDb::open(path, DbMode::ReadOnly);
+    EXPECT_EQ(read->schema_version(), 3);
+    EXPECT_EQ(read->trials(1, test_problem(4096, 4096, 4096)).size(), 1u);
+    EXPECT_EQ(read->trials(1, test_problem(4096, 4096, 4096)).at(0).trace, std::nullopt);
+    EXPECT_EQ(table_columns(path, "baselines").size(), baseline_columns_before);
+  }
 
   const auto db = TuningDb::open(path, DbMode::ReadWrite);
   EXPECT_EQ(db->schema_version(), 3);

@@ -31,8 +31,9 @@ TEST(LtAlgoDb, SchemaOneDatabaseMigratesAndGainsTheColumns) {
   const std::string path = dir.file("v1.sqlite");
   write_database_at_schema(path, 1);
   EXPECT_EQ(table_columns(path, "baselines").size(), 14u);
-  // Read-only opens never migrate: they ask for a write-mode command first, and leave the file.
-  EXPECT_THROW(TuningDb::open(path, DbMode::ReadOnly), UserError);
+  // Read-only opens read a copy migrated in memory, and leave the file as it was.
+  EXPECT_EQ(TuningDb::open(path, DbMode::ReadOnly)->schema_version(), kSchemaVersion);
+  EXPECT_EQ(table_columns(path, "baselines").size(), 14u);
 
   const auto db = TuningDb::open(path, DbMode::ReadWrite);
   EXPECT_EQ(db->schema_version(), kSchemaVersion);

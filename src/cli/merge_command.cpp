@@ -54,10 +54,10 @@ CommandRunner add_merge_command(CLI::App& app) {
         throw UserError(fmt::format("{}: is the --output database itself; its rows are kept anyway, "
                                     "leave it out of the inputs",
                                     input));
-      TuningDb::open(input, DbMode::ReadOnly);
+      TuningDb::open(input, DbMode::ReadAsIs);
     }
     const bool output_exists = fs::exists(o->output);
-    if (output_exists) TuningDb::open(o->output, DbMode::ReadOnly);
+    if (output_exists) TuningDb::open(o->output, DbMode::ReadAsIs);
     // Built beside the output and renamed over it at the end: a failure leaves the output as it was.
     const std::string building = o->output + ".merging";
     remove_database(building);

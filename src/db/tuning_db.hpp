@@ -21,7 +21,8 @@ inline constexpr int kSchemaVersion = 3;
 
 enum class DbMode {
   ReadWrite,  // create the file (and its folder) if missing, migrate an older schema
-  ReadOnly,   // the file must exist; never written
+  ReadOnly,   // the file must exist; never written (an older schema is read from a copy migrated in memory)
+  ReadAsIs,   // the same, but an older schema is an error (merge attaches the file itself)
 };
 
 struct DbSummary {

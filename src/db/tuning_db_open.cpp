@@ -171,13 +171,31 @@ int validate_contents(const std::string& path) {
 // Settings that hold for the connection only; none writes the file.
 void configure_connection(sqlite3* db) { exec_sql(db, "PRAGMA foreign_keys = ON"); }
 
+// A database of an older schema, for reading: copied into memory and migrated there, so that
+// `show` and `export` read what an older build wrote while the file stays as it was (the next
+// `tune` upgrades the file itself).
+sqlite3* open_migrated_copy(const std::string& path) {
+  const Connection file = open_without_trace(path);
+  Connection copy(":memory:", SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, path);
+  sqlite3_backup* backup = sqlite3_backup_init(copy.get(), "main", file.get(), "main");
+  if (!backup) throw_sqlite_error(copy.get(), sqlite3_errcode(copy.get()), "copying the database into memory");
+  sqlite3_backup_step(backup, -1);
+  if (const int rc = sqlite3_backup_finish(backup); rc != SQLITE_OK)
+    throw_sqlite_error(copy.get(), rc, "copying the database into memory");
+  configure_connection(copy.get());
+  migrate_schema(copy.get(), path);
+  exec_sql(copy.get(), "PRAGMA query_only = ON");
+  return copy.release();
+}
+
 // Both openers hand over the validated, configured handle; the caller owns it.
-sqlite3* open_read_only(const std::string& path) {
+sqlite3* open_read_only(const std::string& path, bool migrate_copy) {
   const int version = validate_contents(path);
-  if (version < kSchemaVersion)
+  if (version < kSchemaVersion && (version == 0 || !migrate_copy))
     fail(path,
          fmt::format("holds schema {}, this build reads schema {}", version, kSchemaVersion),
          fmt::format("run `cuda-l2-tune tune --db {}` to create or upgrade it", path));
+  if (version < kSchemaVersion) return open_migrated_copy(path);
   // Where we may write, a read-write connection kept from writing by query_only: as the last
   // connection to close, it removes the -wal and -shm files that opening a WAL database makes,
   // where a read-only one would leave them behind after every `show`. Elsewhere (a shared,
@@ -215,9 +233,10 @@ std::unique_ptr<TuningDb> TuningDb::open(const std::string& path, DbMode mode) {
   const bool exists = fs::exists(status);
   if (exists && fs::is_directory(status))
     fail(path, "is a folder, not a database file", "pass a file path to --db");
-  if (mode == DbMode::ReadOnly && !exists)
+  if (mode != DbMode::ReadWrite && !exists)
     fail(path, "no such tuning database", "run `cuda-l2-tune tune` first or pass --db");
-  sqlite3* handle = mode == DbMode::ReadOnly ? open_read_only(path) : open_read_write(path, exists);
+  sqlite3* handle = mode == DbMode::ReadWrite ? open_read_write(path, exists)
+                                              : open_read_only(path, mode == DbMode::ReadOnly);
   return std::unique_ptr<TuningDb>(new TuningDb(handle, path));
 }
 
