@@ -20,6 +20,9 @@
 #include "db/schema_migrations.hpp"
 #include "db/tuning_db.hpp"
 
+// Expects `text` to hold `needle`, printing the whole text where it does not.
+#define CL2_EXPECT_CONTAINS(text, needle) EXPECT_NE((text).find(needle), std::string::npos) << (text)
+
 namespace cl2::test {
 
 class TempDir {

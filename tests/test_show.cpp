@@ -61,34 +61,25 @@ std::size_t line_of(const std::string& text, const std::string& needle) {
 
 TEST_F(ShowFixture, OverviewCountsDevicesAndWinners) {
   const std::string text = render_db_overview(*db);
-  EXPECT_NE(text.find(db->path()), std::string::npos) << text;
-  EXPECT_NE(text.find("(schema " + std::to_string(kSchemaVersion) + ")"), std::string::npos) << text;
-  EXPECT_NE(text.find("1 runs, 1 devices, 5 kernels, 5 trials (3 ok), 2 baselines, 1 winners"),
-            std::string::npos)
-      << text;
-  EXPECT_NE(text.find("NVIDIA H200  9.0  132"), std::string::npos) << text;
-  EXPECT_NE(text.find("4096x4096x4096 tn f32"), std::string::npos) << text;
-  EXPECT_NE(text.find("1.083x"), std::string::npos) << text;  // 880 / 812.25
+  CL2_EXPECT_CONTAINS(text, db->path());
+  CL2_EXPECT_CONTAINS(text, "(schema " + std::to_string(kSchemaVersion) + ")");
+  CL2_EXPECT_CONTAINS(text, "1 runs, 1 devices, 5 kernels, 5 trials (3 ok), 2 baselines, 1 winners");
+  CL2_EXPECT_CONTAINS(text, "NVIDIA H200  9.0  132");
+  CL2_EXPECT_CONTAINS(text, "4096x4096x4096 tn f32");
+  CL2_EXPECT_CONTAINS(text, "1.083x");  // 880 / 812.25
 }
 
 TEST_F(ShowFixture, OverviewNamesTheAutotunedAlgorithm) {
   const std::string text = render_db_overview(*db);
-  EXPECT_NE(text.find("cuBLASLt-autotune algorithm"), std::string::npos) << text;
-  EXPECT_NE(text.find("algo 66 64x32 stages 64xAUTO split-K 2 (inplace) swizzle 0 custom 3 cluster 2x1x1"),
-            std::string::npos)
-      << text;
+  CL2_EXPECT_CONTAINS(text, "cuBLASLt-autotune algorithm");
+  CL2_EXPECT_CONTAINS(text, "algo 66 64x32 stages 64xAUTO split-K 2 (inplace) swizzle 0 custom 3 cluster 2x1x1");
 }
 
 TEST_F(ShowFixture, BaselinesListTheirAlgorithmOrDashes) {
   const std::string text = render_problem_trials(*db, problem);
-  EXPECT_NE(text.find("algo_id  tile   stages   splitk  reduction  swizzle  custom  cluster"), std::string::npos)
-      << text;
-  EXPECT_NE(text.find("algo 7 of 24     66       64x32  64xAUTO  2       inplace    0        3       2x1x1"),
-            std::string::npos)
-      << text;
-  EXPECT_NE(text.find("heuristic top-1  -        -      -        -       -          -        -       -"),
-            std::string::npos)
-      << text;
+  CL2_EXPECT_CONTAINS(text, "algo_id  tile   stages   splitk  reduction  swizzle  custom  cluster");
+  CL2_EXPECT_CONTAINS(text, "algo 7 of 24     66       64x32  64xAUTO  2       inplace    0        3       2x1x1");
+  CL2_EXPECT_CONTAINS(text, "heuristic top-1  -        -      -        -       -          -        -       -");
 }
 
 // The kernels a traced baseline ran stand beside its time, and its flag, if any, at the end.
@@ -106,21 +97,15 @@ TEST_F(ShowFixture, BaselinesListTheirKernelsBesideTheTimeAndAnyFlag) {
   db->upsert_baseline(untraced);
 
   const std::string text = render_problem_trials(*db, problem);
-  EXPECT_NE(text.find("cublas_tn            901.00  nvjet_sm90_hsh_64x128_64x8_2x1_v_bz_splitK_TNN + splitKreduce_kernel"),
-            std::string::npos)
-      << text;
-  EXPECT_NE(text.find("-        launched splitKreduce_kernel on a stream other than the one it was given\n"),
-            std::string::npos)
-      << text;
-  EXPECT_NE(text.find("cublas_nn            902.00  (not traced)"), std::string::npos) << text;
+  CL2_EXPECT_CONTAINS(text, "cublas_tn            901.00  nvjet_sm90_hsh_64x128_64x8_2x1_v_bz_splitK_TNN + splitKreduce_kernel");
+  CL2_EXPECT_CONTAINS(text, "-        launched splitKreduce_kernel on a stream other than the one it was given\n");
+  CL2_EXPECT_CONTAINS(text, "cublas_nn            902.00  (not traced)");
 }
 
 TEST_F(ShowFixture, TrialsAreSortedFastestFirstWithFailuresLast) {
   const std::string text = render_problem_trials(*db, problem);
-  EXPECT_NE(text.find("cublaslt_autotune    845.50  -               -        0         -  algo 7 of 24"),
-            std::string::npos)
-      << text;
-  EXPECT_NE(text.find("Trials: 5 (3 ok), * = winner"), std::string::npos) << text;
+  CL2_EXPECT_CONTAINS(text, "cublaslt_autotune    845.50  -               -        0         -  algo 7 of 24");
+  CL2_EXPECT_CONTAINS(text, "Trials: 5 (3 ok), * = winner");
   const std::size_t best = line_of(text, "812.25");
   EXPECT_EQ(line_of(text, "    *  ok "), best);
   const std::size_t second = line_of(text, "870.00");
@@ -131,7 +116,7 @@ TEST_F(ShowFixture, TrialsAreSortedFastestFirstWithFailuresLast) {
   EXPECT_LT(second, third);
   EXPECT_LT(third, compile);
   EXPECT_LT(third, verify);
-  EXPECT_NE(text.find("sm90 BK=64 BM=128 BN=256 STAGES=4"), std::string::npos) << text;
+  CL2_EXPECT_CONTAINS(text, "sm90 BK=64 BM=128 BN=256 STAGES=4");
   EXPECT_NE(text.find("error: too much shared memory"), std::string::npos);
   EXPECT_EQ(text.find("second line of the log"), std::string::npos);
 }
@@ -145,6 +130,6 @@ TEST(Show, EmptyDatabaseOverview) {
   TempDir dir;
   const auto db = TuningDb::open(dir.file("empty.sqlite"), DbMode::ReadWrite);
   const std::string text = render_db_overview(*db);
-  EXPECT_NE(text.find("0 runs, 0 devices"), std::string::npos) << text;
-  EXPECT_NE(text.find("No winners yet."), std::string::npos) << text;
+  CL2_EXPECT_CONTAINS(text, "0 runs, 0 devices");
+  CL2_EXPECT_CONTAINS(text, "No winners yet.");
 }
