@@ -66,6 +66,26 @@ __device__ __forceinline__ void cl2_tma_load_2d_multicast(unsigned dst, const Cl
       : "memory");
 }
 
+// 3-D boxes: with KB_PAIR an operand's tensor map is (k within a 64-wide atom, rows, atoms), so
+// that one box brings both k atoms of a stage (or, multicast, one atom at a time).
+__device__ __forceinline__ void cl2_tma_load_3d(unsigned dst, const Cl2TensorMap* map, unsigned bar, int inner,
+                                                int outer, int atom) {
+  asm volatile(
+      "cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+      " [%0], [%1, {%3, %4, %5}], [%2];" ::"r"(dst),
+      "l"(map), "r"(bar), "r"(inner), "r"(outer), "r"(atom)
+      : "memory");
+}
+
+__device__ __forceinline__ void cl2_tma_load_3d_multicast(unsigned dst, const Cl2TensorMap* map, unsigned bar,
+                                                          int inner, int outer, int atom, unsigned short cta_mask) {
+  asm volatile(
+      "cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+      ".multicast::cluster [%0], [%1, {%3, %4, %5}], [%2], %6;" ::"r"(dst),
+      "l"(map), "r"(bar), "r"(inner), "r"(outer), "r"(atom), "h"(cta_mask)
+      : "memory");
+}
+
 // Stores a box from shared memory; elements outside the tensor are not written (TMA clips).
 __device__ __forceinline__ void cl2_tma_store_2d(const Cl2TensorMap* map, unsigned src, int inner,
                                                  int outer) {

@@ -22,7 +22,7 @@
 //
 // Compile-time configuration (space file configs/spaces/sm90.json): CL2_BM, CL2_BN, CL2_STAGES,
 // CL2_CONSUMERS, CL2_ACC_CHAINS, CL2_PINGPONG, CL2_WG_KSPLIT, CL2_CLUSTER_M, CL2_CLUSTER_N, CL2_EPI_TMA,
-// CL2_STREAM_K, CL2_SWAP_AB, CL2_LAYOUT_TN, CL2_ACCUM_F16, CL2_SPLITK (the split-K epilogue is compiled only into
+// CL2_STREAM_K, CL2_SWAP_AB, CL2_KB_PAIR, CL2_LAYOUT_TN, CL2_ACCUM_F16, CL2_SPLITK (the split-K epilogue is compiled only into
 // kernels that split; CL2_RED_QUADS and CL2_RED_SLICES shape its reduction's loads), CL2_WG_REGS and
 // the wgmma operand numbers. Run time: M, N, K, strides, split_k, raster_group (Cl2GemmParams).
 #include "cl2_common.cuh"
@@ -31,7 +31,13 @@
 
 constexpr int kBM = CL2_BM;
 constexpr int kBN = CL2_BN;
-constexpr int kBK = 64;  // one 128-byte swizzle row of fp16
+// A stage holds kPair k-blocks of 64 ("atoms": one 128-byte swizzle row of fp16 each), atom-major.
+// With KB_PAIR one TMA box brings both atoms of an operand (a 3-D tensor map: k within the atom,
+// rows, atoms): measured on the H200, a stage took about 140 ns however few bytes its two boxes
+// carried (9 KB or 16 KB alike), so small tiles were bound by the count of boxes, not by bytes.
+constexpr int kPair = CL2_KB_PAIR ? 2 : 1;
+constexpr int kAtom = 64;
+constexpr int kBK = kAtom * kPair;
 constexpr int kStages = CL2_STAGES;
 constexpr int kConsumers = CL2_CONSUMERS;
 // Independent accumulator sets per consumer: consecutive k16 steps of a k-block go to alternate
@@ -84,6 +90,7 @@ static_assert(kCluster <= 4, "clusters of up to 4 CTAs");
 static_assert(!CL2_STREAM_K || (kCluster == 1 && !kPingpong && !CL2_SPLITK),
               "stream-K shares k-blocks between single CTAs; it replaces split-K");
 static_assert(kTransB == 0 || kBN % 64 == 0, "NN loads B in 64-column chunks");
+static_assert(kPair == 1 || kTransB == 0, "KB_PAIR: both operands K-major (TN)");
 static_assert(kClusterM == 1 || (kTransB ? (kBN / 64) % kClusterM == 0 : (kBN / kClusterM) % 8 == 0),
               "each CTA of a tile column multicasts an equal, 1024-byte aligned share of B");
 static_assert((kBM / kClusterN) % 8 == 0, "each CTA of a tile row multicasts a 1024-byte aligned share of A");
@@ -172,6 +179,27 @@ __device__ __forceinline__ bool cl2_next_work(const Cl2GemmParams& p, Cl2Cursor&
   return true;
 }
 
+// One K-major operand's share of k-block kb's stage: the rows [row, row + share) of each atom,
+// `kRows` rows apart in shared memory. A lone CTA takes one box (3-D over both atoms with
+// KB_PAIR); a multicast share goes one atom at a time, since a box lands its atoms back to back
+// and the shares of a cluster interleave with each other's.
+template <int kRows, bool kMulticast>
+__device__ __forceinline__ void cl2_load_operand(unsigned dst, const Cl2TensorMap* map, unsigned bar, int kb,
+                                                 int row, unsigned short peers) {
+#if CL2_KB_PAIR
+  if (!kMulticast) {
+    cl2_tma_load_3d(dst, map, bar, 0, row, kb * kPair);
+    return;
+  }
+#pragma unroll
+  for (int atom = 0; atom < kPair; ++atom)
+    cl2_tma_load_3d_multicast(dst + atom * kRows * 128, map, bar, 0, row, kb * kPair + atom, peers);
+#else
+  if (!kMulticast) cl2_tma_load_2d(dst, map, bar, kb * kBK, row);
+  else cl2_tma_load_2d_multicast(dst, map, bar, kb * kBK, row, peers);
+#endif
+}
+
 // ---- producer -----------------------------------------------------------------------------------
 // CTA (cm, cn) has cluster rank cm + kClusterM * cn. It loads share cn of each A tile for the CTAs
 // of its tile row and share cm of each B tile for those of its tile column; every CTA's full
@@ -192,16 +220,14 @@ __device__ __forceinline__ void cl2_produce(const Cl2GemmParams& p, unsigned sme
       cl2_mbar_arrive_expect_tx(bar, kABytes + kBBytes);
       const unsigned a_dst = smem_a + stage * kABytes + cn * a_share * 128;
       const int a_row = work.tile_m * kBM + cn * a_share;
-      if (kClusterN == 1) cl2_tma_load_2d(a_dst, cl2_row_operand(p), bar, kb * kBK, a_row);
-      else cl2_tma_load_2d_multicast(a_dst, cl2_row_operand(p), bar, kb * kBK, a_row, a_peers);
+      cl2_load_operand<kBM, (kClusterN > 1)>(a_dst, cl2_row_operand(p), bar, kb, a_row, a_peers);
       const unsigned b_stage = smem_b + stage * kBBytes;
 #if CL2_LAYOUT_TN
       // B tile = kBN rows of 64 k; this CTA fetches rows [cm, cm+1) * kBN/kClusterM.
       constexpr int share = kBN / kClusterM;
       const unsigned dst = b_stage + cm * share * 128;
       const int row = work.tile_n * kBN + cm * share;
-      if (kClusterM == 1) cl2_tma_load_2d(dst, cl2_col_operand(p), bar, kb * kBK, row);
-      else cl2_tma_load_2d_multicast(dst, cl2_col_operand(p), bar, kb * kBK, row, b_peers);
+      cl2_load_operand<kBN, (kClusterM > 1)>(dst, cl2_col_operand(p), bar, kb, row, b_peers);
 #else
       // B tile = kBN/64 chunks of [64 k rows][64 n]; CTA cm fetches every kClusterM-th chunk.
       for (int chunk = cm; chunk < kBN / 64; chunk += kClusterM) {
@@ -238,16 +264,17 @@ __device__ __forceinline__ void cl2_mma_k_block(Cl2Acc (&acc)[kChains][kSlices][
                                                 unsigned b_stage, int consumer) {
 #pragma unroll
   for (int kk = 0; kk < kBK / 16; ++kk) {
+    const int atom = kk / 4, step = kk % 4;  // 16-wide k steps, four to an atom
 #if CL2_LAYOUT_TN
-    const unsigned long long desc_b = cl2_sw128_desc(b_stage + kk * 32, 16, 1024);
+    const unsigned long long desc_b = cl2_sw128_desc(b_stage + atom * kBN * 128 + step * 32, 16, 1024);
 #else
     // N-major: 64-column chunks 8192 bytes apart (leading), 8-row k groups 1024 apart (stride).
     const unsigned long long desc_b = cl2_sw128_desc(b_stage + kk * 16 * 128, 8192, 1024);
 #endif
 #pragma unroll
     for (int s = 0; s < kSlices; ++s) {
-      const unsigned rows = a_stage + ((kWholeTile ? 0 : consumer * kWgRows) + s * 64) * 128;
-      cl2_wgmma<kTransB>(acc[kk % kChains][s], cl2_sw128_desc(rows + kk * 32, 16, 1024), desc_b);
+      const unsigned rows = a_stage + (atom * kBM + (kWholeTile ? 0 : consumer * kWgRows) + s * 64) * 128;
+      cl2_wgmma<kTransB>(acc[kk % kChains][s], cl2_sw128_desc(rows + step * 32, 16, 1024), desc_b);
     }
   }
 }

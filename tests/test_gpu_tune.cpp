@@ -114,11 +114,11 @@ struct PinnedVariant {
 // pinned), each on shapes that break its tile, cluster and split into uneven pieces.
 std::vector<PinnedVariant> sm90_variant_kinds() {
   auto pins = [](int bm, int bn, int stages, int consumers, int chains, int pingpong, int ksplit, int cm, int cn,
-                 int epi, int persistent, int split, int stream_k = 0, int swap = 0) {
+                 int epi, int persistent, int split, int stream_k = 0, int swap = 0, int pair = 0) {
     return fmt::format("BM={},BN={},STAGES={},CONSUMERS={},ACC_CHAINS={},PINGPONG={},WG_KSPLIT={},CLUSTER_M={},"
-                       "CLUSTER_N={},EPI_TMA={},PERSISTENT={},SPLIT_K={},STREAM_K={},SWAP_AB={},RASTER={}",
+                       "CLUSTER_N={},EPI_TMA={},PERSISTENT={},SPLIT_K={},STREAM_K={},SWAP_AB={},KB_PAIR={},RASTER={}",
                        bm, bn, stages, consumers, chains, pingpong, ksplit, cm, cn, epi, persistent, split, stream_k,
-                       swap, persistent || stream_k ? 4 : 1);
+                       swap, pair, persistent || stream_k ? 4 : 1);
   };
   return {
       {"ksplit_deep_ring", pins(64, 48, 14, 2, 2, 0, 1, 1, 1, 0, 0, 1),
@@ -164,6 +164,16 @@ std::vector<PinnedVariant> sm90_variant_kinds() {
        R"([[64, 4096, 4096], [100, 200, 4096], [1, 1, 8]])"},
       {"swapped_cluster_2x2_pingpong", pins(128, 64, 4, 2, 1, 1, 0, 2, 2, 1, 1, 1, 0, 1),
        R"([{"m": 200, "n": 4096, "k": 1000, "accum": "f16"}, [1000, 4096, 512]])"},
+      // Pairs of k-blocks per stage (3-D boxes; one box per k-block for multicast shares): an odd
+      // count of k-blocks (K = 192, 576), K = 64, M = 1, split-K and stream-K in pair units.
+      {"pair_narrow", pins(64, 8, 11, 1, 1, 0, 0, 1, 1, 0, 0, 1, 0, 0, 1),
+       R"([[64, 64, 1024], [1, 1, 64], [130, 200, 192], [64, 4096, 4096]])"},
+      {"pair_swapped_cluster_1x2", pins(64, 32, 8, 1, 2, 0, 0, 1, 2, 1, 0, 1, 0, 1, 1),
+       R"([[1, 4096, 4096], [3, 1000, 4096], [17, 4104, 576], [127, 2048, 1024]])"},
+      {"pair_cluster_2x1_ksplit_splitk", pins(64, 32, 8, 2, 2, 0, 1, 2, 1, 0, 0, 4, 0, 0, 1),
+       R"([[1, 256, 12288], [100, 200, 4096], [130, 200, 192]])"},
+      {"pair_streamk", pins(64, 64, 6, 1, 1, 0, 0, 1, 1, 0, 0, 1, 1, 0, 1),
+       R"([[64, 4096, 4096], [100, 200, 4096], [1, 1, 64]])"},
   };
 }
 

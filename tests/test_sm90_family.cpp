@@ -62,6 +62,10 @@ TEST(Sm90Space, EveryCandidateKeepsTheRules) {
       bool has_c_map = false;
       for (const auto& map : g.tensor_maps) has_c_map = has_c_map || map.operand == "c";
       EXPECT_EQ(has_c_map, c.config.at("EPI_TMA") >= 1);
+      const bool pair = c.config.at("KB_PAIR") == 1;
+      if (pair) EXPECT_TRUE(problem.layout == Layout::TN && problem.shape.k % 64 == 0) << c.config.label();
+      for (const auto& map : g.tensor_maps)
+        EXPECT_EQ(map.box_depth > 0, pair && map.operand != "c") << map.operand << " " << c.config.label();
     }
   }
 }
@@ -109,12 +113,12 @@ TEST(Sm90Compile, SassHoldsHgmmaAndTmaAcrossTheFeatures) {
     Accum accum;
   };
   auto params = [](int bm, int bn, int stages, int consumers, int chains, int pingpong, int ksplit, int cm, int cn,
-                   int epi, int split, int stream_k = 0, int swap = 0) {
+                   int epi, int split, int stream_k = 0, int swap = 0, int pair = 0) {
     return std::map<std::string, std::int64_t>{
         {"BM", bm},           {"BN", bn},          {"STAGES", stages},  {"CONSUMERS", consumers}, {"ACC_CHAINS", chains},
         {"PINGPONG", pingpong}, {"WG_KSPLIT", ksplit}, {"CLUSTER_M", cm}, {"CLUSTER_N", cn},
         {"EPI_TMA", epi},     {"PERSISTENT", stream_k ? 0 : 1}, {"SPLIT_K", split}, {"STREAM_K", stream_k},
-        {"SWAP_AB", swap},    {"RASTER", 8}};
+        {"SWAP_AB", swap},    {"KB_PAIR", pair},   {"RASTER", 8}};
   };
   const std::vector<std::pair<Sample, bool>> samples = {  // with whether the SASS multicasts
       {{params(128, 256, 4, 2, 1, 0, 0, 2, 1, 1, 1), Layout::TN, Accum::F32}, true},   // cooperative, B multicast, TMA store
@@ -127,6 +131,8 @@ TEST(Sm90Compile, SassHoldsHgmmaAndTmaAcrossTheFeatures) {
       {{params(64, 64, 12, 2, 2, 0, 1, 1, 1, 0, 1, 1), Layout::NN, Accum::F16}, false},   // stream-K after WG_KSPLIT
       {{params(192, 32, 7, 1, 2, 0, 0, 1, 2, 1, 1, 0, 1), Layout::TN, Accum::F32}, true},  // swapped, 192 rows, B multicast
       {{params(64, 16, 16, 1, 1, 0, 0, 1, 1, 0, 4, 0, 1), Layout::TN, Accum::F16}, false},  // swapped, narrow, split-K, fp16
+      {{params(64, 8, 11, 1, 1, 0, 0, 1, 1, 0, 1, 0, 0, 1), Layout::TN, Accum::F32}, false},  // k-block pairs, narrow
+      {{params(64, 32, 8, 1, 2, 0, 0, 1, 2, 1, 1, 0, 1, 1), Layout::TN, Accum::F32}, true},   // pairs, swapped, 1x2 multicast
   };
   for (const auto& [s, multicast] : samples) {
     const KernelConfig config{"sm90", s.params};
@@ -141,6 +147,8 @@ TEST(Sm90Compile, SassHoldsHgmmaAndTmaAcrossTheFeatures) {
     EXPECT_NE(sass.find("HGMMA"), std::string::npos);
     EXPECT_NE(sass.find("UTMALDG"), std::string::npos);
     EXPECT_EQ(sass.find("MULTICAST") != std::string::npos, multicast);
+    // Pairs of k-blocks come in 3-D boxes (both atoms at once, or one atom of a multicast share).
+    EXPECT_EQ(sass.find("UTMALDG.3D") != std::string::npos, s.params.at("KB_PAIR") == 1);
     EXPECT_EQ(sass.find("LDL"), std::string::npos) << "local memory in a kernel that must not spill";
   }
 }

@@ -34,7 +34,7 @@ KernelRun kernel_run() {
   run.launch.cluster = {2, 1, 1};
   run.launch.smem_bytes = 200704;
   run.launch.workspace_bytes = 4096;
-  run.launch.tensor_maps = {{"a", 64, 128, 128}, {"b", 64, 256, 128}};
+  run.launch.tensor_maps = {{"a", 64, 128, 128}, {"b", 64, 256, 128, 2}};
   run.launch.runtime = {{"k_blocks_per_split", 16}, {"tiles_m", 32}};
   run.config = {"sm90", {{"BM", 128}, {"BN", 256}, {"STAGES", 4}}};
   run.stop = rule(5);

@@ -25,16 +25,20 @@ CUtensorMapSwizzle swizzle_mode(int bytes) {
   throw std::invalid_argument(fmt::format("tensor map swizzle of {} bytes is not supported", bytes));
 }
 
-// A 2-D fp16 tensor map over a row-major matrix of `outer` rows of `inner` elements, `ld` apart.
+// An fp16 tensor map over a row-major matrix of `outer` rows of `inner` elements, `ld` apart: 2-D,
+// or with a box depth 3-D as (the first 64 of an atom, rows, atoms of 64 along the inner extent),
+// the atoms 128 bytes apart, so that one box brings box_depth consecutive k-blocks of its rows
+// (the inner extent must then be a multiple of 64: the space file's constraint).
 Cl2TensorMap encode(const void* base, long long inner, long long outer, long long ld,
                     const TensorMapBox& box) {
   CUtensorMap map;
-  const cuuint64_t dims[2] = {cuuint64_t(inner), cuuint64_t(outer)};
-  const cuuint64_t strides[1] = {cuuint64_t(ld) * 2};
-  const cuuint32_t box_dims[2] = {cuuint32_t(box.box_inner), cuuint32_t(box.box_outer)};
-  const cuuint32_t element_strides[2] = {1, 1};
+  const bool atoms = box.box_depth > 0;
+  const cuuint64_t dims[3] = {cuuint64_t(atoms ? 64 : inner), cuuint64_t(outer), cuuint64_t(inner / 64)};
+  const cuuint64_t strides[2] = {cuuint64_t(ld) * 2, 128};
+  const cuuint32_t box_dims[3] = {cuuint32_t(box.box_inner), cuuint32_t(box.box_outer), cuuint32_t(box.box_depth)};
+  const cuuint32_t element_strides[3] = {1, 1, 1};
   CL2_CU(driver_api().tensor_map_encode_tiled(
-      &map, CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2, const_cast<void*>(base), dims, strides, box_dims,
+      &map, CU_TENSOR_MAP_DATA_TYPE_FLOAT16, atoms ? 3 : 2, const_cast<void*>(base), dims, strides, box_dims,
       element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle_mode(box.swizzle_bytes),
       CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE));
   Cl2TensorMap out;

@@ -16,7 +16,8 @@ json to_json(const LaunchGeometry& g) {
     maps.push_back({{"operand", box.operand},
                     {"box_inner", box.box_inner},
                     {"box_outer", box.box_outer},
-                    {"swizzle_bytes", box.swizzle_bytes}});
+                    {"swizzle_bytes", box.swizzle_bytes},
+                    {"box_depth", box.box_depth}});
   return {{"threads", g.threads},           {"grid", g.grid},
           {"cluster", g.cluster},           {"smem_bytes", g.smem_bytes},
           {"workspace_bytes", g.workspace_bytes}, {"tensor_maps", maps},
@@ -32,7 +33,8 @@ LaunchGeometry launch_geometry_from_json(const json& j) {
   g.workspace_bytes = j.at("workspace_bytes").get<std::int64_t>();
   for (const auto& box : j.at("tensor_maps"))
     g.tensor_maps.push_back({box.at("operand").get<std::string>(), box.at("box_inner").get<int>(),
-                             box.at("box_outer").get<int>(), box.at("swizzle_bytes").get<int>()});
+                             box.at("box_outer").get<int>(), box.at("swizzle_bytes").get<int>(),
+                             box.value("box_depth", 0)});
   g.runtime = j.at("runtime").get<std::map<std::string, std::int64_t>>();
   return g;
 }

@@ -18,6 +18,7 @@ namespace cl2 {
 struct TensorMapBox {
   std::string operand;  // "a", "b" or "c"
   int box_inner = 0, box_outer = 0, swizzle_bytes = 0;
+  int box_depth = 0;  // 0: 2-D; d > 0: 3-D over 64-wide atoms of the inner extent, d atoms per box
   bool operator==(const TensorMapBox&) const = default;
 };
 

@@ -94,6 +94,7 @@ FamilySpec parse_family_spec(const std::string& json_text, const std::string& so
         throw UserError(fmt::format("{}: tensor_maps.{}: operand must be a, b or c", source, operand));
       TensorMapSpec tm{operand, parse_rule(map.at("box_inner"), source, "box_inner"),
                        parse_rule(map.at("box_outer"), source, "box_outer"),
+                       parse_rule(map.value("box_depth", json("0")), source, "box_depth"),
                        map.value("swizzle_bytes", 128), std::nullopt};
       if (map.contains("when")) tm.when = parse_rule(map["when"], source, "tensor_maps.when");
       spec.tensor_maps.push_back(std::move(tm));

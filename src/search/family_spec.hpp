@@ -26,6 +26,9 @@ struct Constraint {
 struct TensorMapSpec {
   std::string operand;
   Expr box_inner, box_outer;
+  // 0: a 2-D map (inner, rows). d > 0: a 3-D map (64-wide atoms of the inner extent, rows, atoms)
+  // whose box holds d atoms; sm90's KB_PAIR loads two k atoms per box.
+  Expr box_depth;
   int swizzle_bytes = 128;           // 0, 32, 64 or 128
   std::optional<Expr> when;          // encoded only where this holds (e.g. a TMA-store epilogue)
 };
