@@ -1,14 +1,15 @@
 #pragma once
 // What measuring on one GPU needs once, for tune's worker and for bench alike: the device and its
 // search limits, the kernel compiler (and cache), a non-blocking stream, the interval timer, the
-// utility kernels (fills, references' maxima, output checks), the cuBLAS/cuBLASLt handles and the
-// kernel tracer.
+// utility kernels (fills, references' maxima, output checks), the cuBLAS/cuBLASLt handles, the
+// kernel tracer and the counter profiler.
 #include <cuda_runtime_api.h>
 
 #include <string>
 
 #include "compiler/kernel_compiler.hpp"
 #include "core/device_info.hpp"
+#include "gpu/counter_profiler.hpp"
 #include "gpu/cublas_providers.hpp"
 #include "gpu/kernel_trace.hpp"
 #include "gpu/timing.hpp"
@@ -33,6 +34,7 @@ struct GpuContext {
   UtilityKernels utility;
   CublasProviders cublas;
   KernelTracer tracer;
+  CounterProfiler counters;
 };
 
 }  // namespace cl2
