@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/call_counters.hpp"
 #include "core/call_trace.hpp"
 #include "core/device_info.hpp"
 #include "core/lt_algo_config.hpp"
@@ -85,6 +86,19 @@ struct BaselineRecord {
   // timing_flag's verdict on the time, "" when it holds. A flagged library time is kept (it is
   // what the library gives its users) and shown with the flag.
   std::string trace_flag;
+  std::string measured_at;
+};
+
+// Hardware counters of one call of a problem on a device (`profile`, `tune --counters`): our kernel
+// or the library's call, the latest measurement per provider.
+struct CountersRecord {
+  std::int64_t device_id = 0;
+  std::int64_t run_id = 0;
+  Problem problem;
+  Provider provider = Provider::Ours;
+  std::int64_t kernel_id = 0;  // ours: the kernel measured; 0 for a library call
+  std::string detail;          // a library's: the algorithm it ran and how it was chosen
+  CallCounters counters;       // absent, with the reason, where CUPTI could not profile
   std::string measured_at;
 };
 

@@ -8,30 +8,11 @@
 #include <stdexcept>
 
 #include "db/lt_algo_columns.hpp"
+#include "db/problem_columns.hpp"
 #include "db/sqlite_statement.hpp"
 
 namespace cl2 {
 namespace {
-
-// Timestamps are made by SQLite, so every row of a database uses one clock and one format.
-constexpr std::string_view kNowUtc = "strftime('%Y-%m-%dT%H:%M:%SZ', 'now')";
-
-// A problem is five consecutive parameters or columns: m, n, k, layout, accum.
-constexpr std::string_view kProblemMatch = "m = ? AND n = ? AND k = ? AND layout = ? AND accum = ?";
-
-void bind_problem(Statement& statement, int first, const Problem& problem) {
-  statement.bind_from(first, problem.shape.m, problem.shape.n, problem.shape.k,
-                      to_string(problem.layout), to_string(problem.accum));
-}
-
-Problem read_problem(const Statement& row, int first) {
-  Problem problem;
-  problem.shape = {row.column_int64(first), row.column_int64(first + 1),
-                   row.column_int64(first + 2)};
-  problem.layout = parse_layout(row.column_text(first + 3), "tuning database");
-  problem.accum = parse_accum(row.column_text(first + 4), "tuning database");
-  return problem;
-}
 
 // Steps an INSERT ... RETURNING id to completion, so that its commit errors surface here.
 std::int64_t returned_id(Statement& statement) {
