@@ -1,5 +1,5 @@
-// Counters in the tuning database (schema 4): a database written by schema 3 opens, migrates and
-// gains the counters table with its rows intact; the table's metric columns are kCounterMetrics'
+// Counters in the tuning database (schema 4) and winners' clocks (schema 5): a database written by
+// schema 3 opens, migrates and gains the counters table and the clock columns with its rows intact; the table's metric columns are kCounterMetrics'
 // keys; counters keep every value, NaN for a metric not collected and the reason where absent,
 // through upsert (latest per provider) and merge.
 #include <gtest/gtest.h>
@@ -47,6 +47,8 @@ TEST(CountersDb, SchemaThreeDatabaseMigratesAndGainsTheTable) {
   const Problem problem = test_problem(4096, 4096, 4096);
   EXPECT_DOUBLE_EQ(db->trials(1, problem).at(0).time_us, 210.5);  // the old rows read as before
   EXPECT_DOUBLE_EQ(db->winner(1, problem)->time_us, 210.5);
+  EXPECT_TRUE(std::isnan(db->winner(1, problem)->sm_clock_mhz));  // measured before clocks were sampled
+  EXPECT_EQ(db->winner(1, problem)->throttled_rounds, 0);
   EXPECT_TRUE(db->counters(1, problem).empty());
 
   const auto columns = table_columns(path, "counters");
@@ -56,6 +58,17 @@ TEST(CountersDb, SchemaThreeDatabaseMigratesAndGainsTheTable) {
   CountersRecord row{1, 1, problem, Provider::Ours, 1, "", measured(205.0), ""};
   db->upsert_counters(row);
   EXPECT_DOUBLE_EQ(db->counters(1, problem).at(0).counters.value(CounterMetric::GpuTimeUs), 205.0);
+}
+
+TEST(CountersDb, WinnersKeepTheClocksTheirFinalRoundRanAt) {
+  WinnerDb w;
+  w.add_winner();
+  WinnerRecord winner = *w.db->winner(w.device, w.problem);
+  winner.sm_clock_mhz = 1755;
+  winner.throttled_rounds = 3;
+  w.db->put_winner(winner);
+  EXPECT_DOUBLE_EQ(w.db->winner(w.device, w.problem)->sm_clock_mhz, 1755);
+  EXPECT_EQ(w.db->winner_rows().at(0).winner.throttled_rounds, 3);
 }
 
 TEST(CountersDb, OldestSchemaMigratesThroughEveryStep) {

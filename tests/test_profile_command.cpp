@@ -6,8 +6,11 @@
 // each limiter and stores both.
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
 #include "db/tuning_db.hpp"
 #include "db_test_support.hpp"
+#include "gpu/nvml_clocks.hpp"
 #include "support/run_tool.hpp"
 
 using namespace cl2;
@@ -105,6 +108,22 @@ TEST(ProfileCommand, AShapeWithoutAWinnerIsAOneLineErrorNamingTheFix) {
   const auto zero = profile(dir, allowing_cupti(), "0 64 64");
   EXPECT_EQ(zero.status, 2);
   CL2_EXPECT_CONTAINS(zero.err, "dimension 0 is not positive");
+}
+
+TEST(TuneClocks, TheJsonExportShowsTheClocksTheWinnerWasMeasuredAt) {
+  ScratchDir dir;
+  ASSERT_EQ(tune_small(dir).status, 0);
+  const auto json = run_tool("export --format json --db " + dir.file("t.sqlite"), dir);
+  ASSERT_EQ(json.status, 0) << json.err;
+  const auto kernel = nlohmann::json::parse(json.out).at("devices")[0].at("kernels")[0];
+  EXPECT_EQ(kernel.at("clocks_measured"), nlohmann::json({{"sm_mhz", 1980.0}, {"throttled_rounds_discarded", 2}}));
+}
+
+TEST(TuneClocks, OnlyPowerAndThermalReasonsCountAsThrottling) {
+  EXPECT_FALSE(throttling(0));
+  EXPECT_FALSE(throttling(0x1 | 0x2 | 0x10 | 0x100));  // idle, application clocks, sync boost, display
+  for (const unsigned long long reason : {0x4ull, 0x8ull, 0x20ull, 0x40ull, 0x80ull})
+    EXPECT_TRUE(throttling(reason | 0x1)) << reason;
 }
 
 TEST(TuneCounters, WithoutCuptiTuningGoesOnAndRecordsTheCountersAbsent) {

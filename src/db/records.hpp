@@ -118,6 +118,8 @@ struct WinnerRecord {
   double cublaslt_heuristic_us = kNotMeasured;
   double cublaslt_autotune_us = kNotMeasured;
   int candidates_timed = 0;
+  double sm_clock_mhz = kNotMeasured;  // median SM clock of its final round (NVML); NaN where not sampled
+  int throttled_rounds = 0;            // rounds of it discarded because the GPU was throttled
   std::string measured_at;
 
   double cublas_max_us() const { return std::fmin(cublas_nn_us, cublas_tn_us); }  // the faster

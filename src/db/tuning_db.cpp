@@ -111,8 +111,8 @@ BaselineRecord read_baseline(const Statement& row) {
 constexpr std::string_view kWinnerColumns =
     "w.device_id, w.run_id, w.m, w.n, w.k, w.layout, w.accum, w.kernel_id, w.trial_id, w.time_us, "
     "w.spread_pct, w.max_diff, w.cublas_nn_us, w.cublas_tn_us, w.cublaslt_heuristic_us, "
-    "w.cublaslt_autotune_us, w.candidates_timed, w.measured_at";
-constexpr int kWinnerColumnCount = 18;
+    "w.cublaslt_autotune_us, w.candidates_timed, w.measured_at, w.sm_clock_mhz, w.throttled_rounds";
+constexpr int kWinnerColumnCount = 20;
 
 WinnerRecord read_winner(const Statement& row, int first) {
   WinnerRecord winner;
@@ -130,6 +130,8 @@ WinnerRecord read_winner(const Statement& row, int first) {
   winner.cublaslt_autotune_us = row.column_double(first + 15);
   winner.candidates_timed = row.column_int(first + 16);
   winner.measured_at = row.column_text(first + 17);
+  winner.sm_clock_mhz = row.column_double(first + 18);
+  winner.throttled_rounds = row.column_int(first + 19);
   return winner;
 }
 
@@ -282,14 +284,15 @@ void TuningDb::put_winner(const WinnerRecord& winner) {
   Statement replace(db_,
                     "INSERT OR REPLACE INTO winners (device_id, run_id, m, n, k, layout, accum, "
                     "kernel_id, trial_id, time_us, spread_pct, max_diff, cublas_nn_us, "
-                    "cublas_tn_us, cublaslt_heuristic_us, cublaslt_autotune_us, candidates_timed) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+                    "cublas_tn_us, cublaslt_heuristic_us, cublaslt_autotune_us, candidates_timed, "
+                    "sm_clock_mhz, throttled_rounds) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
   replace.bind_all(winner.device_id, winner.run_id);
   bind_problem(replace, 3, winner.problem);
   replace.bind_from(8, winner.kernel_id, winner.trial_id, winner.time_us, winner.spread_pct,
                     winner.max_diff, winner.cublas_nn_us, winner.cublas_tn_us,
                     winner.cublaslt_heuristic_us, winner.cublaslt_autotune_us,
-                    winner.candidates_timed);
+                    winner.candidates_timed, winner.sm_clock_mhz, winner.throttled_rounds);
   replace.run();
 }
 

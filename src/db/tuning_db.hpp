@@ -17,7 +17,7 @@ struct sqlite3;
 
 namespace cl2 {
 
-inline constexpr int kSchemaVersion = 4;
+inline constexpr int kSchemaVersion = 5;
 
 enum class DbMode {
   ReadWrite,  // create the file (and its folder) if missing, migrate an older schema

@@ -135,7 +135,11 @@ class FakeBackend final : public WorkerBackend {
   }
 
   FinalReply final_round(const FinalRequest& request) override {
-    return {{{Provider::Ours, fake_stats(time_of(request.kernel.config))},
+    // Clocks as NVML would report them on the H200 (rated 1980 MHz), two rounds throttled.
+    TimingStats ours = fake_stats(time_of(request.kernel.config));
+    ours.sm_clock_mhz = 1980;
+    ours.throttled_rounds = 2;
+    return {{{Provider::Ours, ours},
              {Provider::CublasTn, fake_stats(50.0)},
              {Provider::CublasNn, fake_stats(51.0)},
              {Provider::CublasltHeuristic, fake_stats(49.0)},

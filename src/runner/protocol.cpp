@@ -73,7 +73,8 @@ StopRule stop_rule_from_json(const json& j) {
 json to_json(const TimingStats& s) {
   return {{"median_us", s.median_us}, {"mean_us", s.mean_us},       {"min_us", s.min_us},
           {"max_us", s.max_us},       {"spread_pct", s.spread_pct}, {"samples", s.samples},
-          {"calls_per_sample", s.calls_per_sample}};
+          {"calls_per_sample", s.calls_per_sample}, {"throttled_rounds", s.throttled_rounds},
+          {"sm_clock_mhz", s.sm_clock_mhz}};
 }
 
 TimingStats timing_stats_from_json(const json& j) {
@@ -85,6 +86,8 @@ TimingStats timing_stats_from_json(const json& j) {
   s.spread_pct = j.value("spread_pct", 0.0);
   s.samples = j.value("samples", 0);
   s.calls_per_sample = j.value("calls_per_sample", 1);
+  s.throttled_rounds = j.value("throttled_rounds", 0);
+  s.sm_clock_mhz = j.value("sm_clock_mhz", 0.0);
   return s;
 }
 

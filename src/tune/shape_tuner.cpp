@@ -259,6 +259,8 @@ ShapeOutcome tune_problem(TuneSession& s, const Problem& problem,
   w.time_us = ours.median_us;
   w.spread_pct = ours.spread_pct;
   w.max_diff = final_times.max_diff;
+  w.sm_clock_mhz = ours.sm_clock_mhz > 0 ? ours.sm_clock_mhz : kNotMeasured;
+  w.throttled_rounds = ours.throttled_rounds;
   w.cublas_nn_us = median(Provider::CublasNn);
   w.cublas_tn_us = median(Provider::CublasTn);
   w.cublaslt_heuristic_us = median(Provider::CublasltHeuristic);
