@@ -45,14 +45,14 @@ TEST(KernelTraceDb, SchemaTwoDatabaseMigratesAndGainsTheColumns) {
   {
     // A read-only open (show, export) reads a migrated copy in memory and leaves the file as it was.
     const auto read = TuningDb::open(path, DbMode::ReadOnly);
-    EXPECT_EQ(read->schema_version(), 3);
+    EXPECT_EQ(read->schema_version(), kSchemaVersion);
     EXPECT_EQ(read->trials(1, test_problem(4096, 4096, 4096)).size(), 1u);
     EXPECT_EQ(read->trials(1, test_problem(4096, 4096, 4096)).at(0).trace, std::nullopt);
     EXPECT_EQ(table_columns(path, "baselines").size(), baseline_columns_before);
   }
 
   const auto db = TuningDb::open(path, DbMode::ReadWrite);
-  EXPECT_EQ(db->schema_version(), 3);
+  EXPECT_EQ(db->schema_version(), kSchemaVersion);
   EXPECT_EQ(table_columns(path, "trials").back(), "kernel_trace");
   const auto baseline_columns = table_columns(path, "baselines");
   ASSERT_EQ(baseline_columns.size(), baseline_columns_before + 2);

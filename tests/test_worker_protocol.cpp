@@ -1,7 +1,7 @@
 // The worker's requests and replies survive the trip through a JSON line unchanged: every struct of
 // runner/protocol.hpp is written, dumped, parsed and read back equal. Not-measured values (NaN)
-// travel as null and come back as NaN, so do absent kernel traces; an unknown op or provider is
-// refused.
+// travel as null and come back as NaN, so do absent kernel traces and counters; an unknown op or
+// provider is refused.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -54,6 +54,8 @@ TEST(WorkerProtocol, EveryRequestRoundTrips) {
       BaselinesRequest{12, rule(5), rule(15)},
       TrialRequest{kernel_run()},
       FinalRequest{kernel_run()},
+      ProfileRequest{kernel_run(), LtAlgoConfig{66, "64x32", "64xAUTO", 1, "none", 0, 3, "1x2x1"}, 12},
+      ProfileRequest{kernel_run(), std::nullopt, 64},
       QuitRequest{},
   };
   for (const auto& request : requests) {
@@ -174,6 +176,28 @@ TEST(WorkerProtocol, FinalReplyRoundTripsKeyedByProviderName) {
   json unknown = wire;
   unknown["times"]["cutlass"] = unknown["times"]["ours"];
   EXPECT_THROW(final_reply_from_json(unknown), std::invalid_argument);
+}
+
+TEST(WorkerProtocol, ProfileReplyRoundTripsMeasuredPartlyCollectedOrAbsent) {
+  CallCounters ours;
+  for (std::size_t i = 0; i < kCounterMetricCount; ++i) ours.values[i] = 10.5 * double(i + 1);
+  ours.set(CounterMetric::OccupancyPct, kNotMeasured);  // dropped: it needed a second pass
+  CallCounters library = ours;
+  library.set(CounterMetric::GpuTimeUs, 13.7);
+  const ProfileReply reply{ours, Provider::CublasltAutotune, "the algorithm tune chose",
+                           LtAlgoConfig{66, "64x32", "64xAUTO", 1, "none", 0, 3, "1x2x1"}, library};
+  const json wire = over_the_wire(to_json(reply));
+  EXPECT_TRUE(wire.at("ours").at("occupancy_pct").is_null());
+  EXPECT_EQ(wire.at("library"), "cublaslt_autotune");
+  const ProfileReply back = profile_reply_from_json(wire);
+  EXPECT_EQ(back, reply);
+  EXPECT_TRUE(std::isnan(back.ours.value(CounterMetric::OccupancyPct)));
+  EXPECT_DOUBLE_EQ(back.library_counters.value(CounterMetric::GpuTimeUs), 13.7);
+
+  const CallCounters refused = absent_counters("CUPTI cuptiRangeProfilerStart failed: CUPTI_ERROR_INSUFFICIENT_PRIVILEGES");
+  const ProfileReply absent{refused, Provider::CublasTn, "", std::nullopt, refused};
+  EXPECT_EQ(profile_reply_from_json(over_the_wire(to_json(absent))), absent);
+  EXPECT_NE(absent, reply);  // measured and absent counters differ
 }
 
 TEST(WorkerProtocol, RepliesSayWhetherTheyAreFailures) {

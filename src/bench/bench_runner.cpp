@@ -12,6 +12,7 @@
 #include "bench/bench_steps.hpp"
 #include "compiler/kernel_compiler.hpp"
 #include "core/errors.hpp"
+#include "db/device_match.hpp"
 #include "db/tuning_db.hpp"
 #include "gpu/cuda_check.hpp"
 #include "gpu/device_query.hpp"
@@ -26,20 +27,6 @@ std::string utc_now() {
   char text[32];
   std::strftime(text, sizeof(text), "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
   return text;
-}
-
-// The database's id for this GPU: the same fingerprint, else the same name (a driver update
-// between tuning and benchmarking should not hide the winners).
-std::int64_t device_in_db(const TuningDb& db, const DeviceInfo& device) {
-  std::int64_t by_name = 0;
-  for (const auto& [id, stored] : db.devices()) {
-    if (stored.fingerprint() == device.fingerprint()) return id;
-    if (stored.name == device.name) by_name = id;
-  }
-  if (by_name == 0)
-    throw UserError(fmt::format("{}: has no tuning results for {}; run `cuda-l2-tune tune` on this GPU first",
-                                db.path(), device.name));
-  return by_name;
 }
 
 }  // namespace

@@ -126,6 +126,10 @@ CommandRunner add_tune_command(CLI::App& app) {
                  "(names, streams, durations; shown by show and the exports) and fail a candidate whose "
                  "event time misses work. Off by default: in a run with it on, our small kernels ran up to "
                  "0.7 us per call slower on the H200");
+  tune->add_flag("--counters", options->counters,
+                 "After each shape's winner is timed, launch it and the library's fastest call once more under "
+                 "CUPTI's Range Profiler and store their counters (as `profile` shows them); where CUPTI is "
+                 "missing or profiling is not permitted, tuning goes on and the counters are recorded as absent");
   tune->add_flag("--fake-gpu", options->fake_gpu,
                  "Testing aid: a worker that invents its results instead of using a GPU")
       ->group("");  // hidden from --help

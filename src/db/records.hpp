@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/call_counters.hpp"
 #include "core/call_trace.hpp"
 #include "core/device_info.hpp"
 #include "core/lt_algo_config.hpp"
@@ -88,6 +89,19 @@ struct BaselineRecord {
   std::string measured_at;
 };
 
+// Hardware counters of one call of a problem on a device (`profile`, `tune --counters`): our kernel
+// or the library's call, the latest measurement per provider.
+struct CountersRecord {
+  std::int64_t device_id = 0;
+  std::int64_t run_id = 0;
+  Problem problem;
+  Provider provider = Provider::Ours;
+  std::int64_t kernel_id = 0;  // ours: the kernel measured; 0 for a library call
+  std::string detail;          // a library's: the algorithm it ran and how it was chosen
+  CallCounters counters;       // absent, with the reason, where CUPTI could not profile
+  std::string measured_at;
+};
+
 // The best verified kernel of a problem on a device, re-timed at the end of its shape's tuning
 // interleaved with the libraries, so the times in one row come from the same rounds.
 struct WinnerRecord {
@@ -104,6 +118,8 @@ struct WinnerRecord {
   double cublaslt_heuristic_us = kNotMeasured;
   double cublaslt_autotune_us = kNotMeasured;
   int candidates_timed = 0;
+  double sm_clock_mhz = kNotMeasured;  // median SM clock of its final round (NVML); NaN where not sampled
+  int throttled_rounds = 0;            // rounds of it discarded because the GPU was throttled
   std::string measured_at;
 
   double cublas_max_us() const { return std::fmin(cublas_nn_us, cublas_tn_us); }  // the faster

@@ -24,6 +24,8 @@ constexpr std::array kSchemaMigrations{
     SchemaMigration{1, "db/schema.sql"},
     SchemaMigration{2, "db/migrations/0002_baseline_lt_algo.sql"},
     SchemaMigration{3, "db/migrations/0003_kernel_traces.sql"},
+    SchemaMigration{4, "db/migrations/0004_call_counters.sql"},
+    SchemaMigration{5, "db/migrations/0005_winner_clocks.sql"},
 };
 static_assert(kSchemaMigrations.back().version == kSchemaVersion,
               "the last migration must produce kSchemaVersion");

@@ -8,30 +8,11 @@
 #include <stdexcept>
 
 #include "db/lt_algo_columns.hpp"
+#include "db/problem_columns.hpp"
 #include "db/sqlite_statement.hpp"
 
 namespace cl2 {
 namespace {
-
-// Timestamps are made by SQLite, so every row of a database uses one clock and one format.
-constexpr std::string_view kNowUtc = "strftime('%Y-%m-%dT%H:%M:%SZ', 'now')";
-
-// A problem is five consecutive parameters or columns: m, n, k, layout, accum.
-constexpr std::string_view kProblemMatch = "m = ? AND n = ? AND k = ? AND layout = ? AND accum = ?";
-
-void bind_problem(Statement& statement, int first, const Problem& problem) {
-  statement.bind_from(first, problem.shape.m, problem.shape.n, problem.shape.k,
-                      to_string(problem.layout), to_string(problem.accum));
-}
-
-Problem read_problem(const Statement& row, int first) {
-  Problem problem;
-  problem.shape = {row.column_int64(first), row.column_int64(first + 1),
-                   row.column_int64(first + 2)};
-  problem.layout = parse_layout(row.column_text(first + 3), "tuning database");
-  problem.accum = parse_accum(row.column_text(first + 4), "tuning database");
-  return problem;
-}
 
 // Steps an INSERT ... RETURNING id to completion, so that its commit errors surface here.
 std::int64_t returned_id(Statement& statement) {
@@ -130,8 +111,8 @@ BaselineRecord read_baseline(const Statement& row) {
 constexpr std::string_view kWinnerColumns =
     "w.device_id, w.run_id, w.m, w.n, w.k, w.layout, w.accum, w.kernel_id, w.trial_id, w.time_us, "
     "w.spread_pct, w.max_diff, w.cublas_nn_us, w.cublas_tn_us, w.cublaslt_heuristic_us, "
-    "w.cublaslt_autotune_us, w.candidates_timed, w.measured_at";
-constexpr int kWinnerColumnCount = 18;
+    "w.cublaslt_autotune_us, w.candidates_timed, w.measured_at, w.sm_clock_mhz, w.throttled_rounds";
+constexpr int kWinnerColumnCount = 20;
 
 WinnerRecord read_winner(const Statement& row, int first) {
   WinnerRecord winner;
@@ -149,6 +130,8 @@ WinnerRecord read_winner(const Statement& row, int first) {
   winner.cublaslt_autotune_us = row.column_double(first + 15);
   winner.candidates_timed = row.column_int(first + 16);
   winner.measured_at = row.column_text(first + 17);
+  winner.sm_clock_mhz = row.column_double(first + 18);
+  winner.throttled_rounds = row.column_int(first + 19);
   return winner;
 }
 
@@ -301,14 +284,15 @@ void TuningDb::put_winner(const WinnerRecord& winner) {
   Statement replace(db_,
                     "INSERT OR REPLACE INTO winners (device_id, run_id, m, n, k, layout, accum, "
                     "kernel_id, trial_id, time_us, spread_pct, max_diff, cublas_nn_us, "
-                    "cublas_tn_us, cublaslt_heuristic_us, cublaslt_autotune_us, candidates_timed) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+                    "cublas_tn_us, cublaslt_heuristic_us, cublaslt_autotune_us, candidates_timed, "
+                    "sm_clock_mhz, throttled_rounds) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
   replace.bind_all(winner.device_id, winner.run_id);
   bind_problem(replace, 3, winner.problem);
   replace.bind_from(8, winner.kernel_id, winner.trial_id, winner.time_us, winner.spread_pct,
                     winner.max_diff, winner.cublas_nn_us, winner.cublas_tn_us,
                     winner.cublaslt_heuristic_us, winner.cublaslt_autotune_us,
-                    winner.candidates_timed);
+                    winner.candidates_timed, winner.sm_clock_mhz, winner.throttled_rounds);
   replace.run();
 }
 

@@ -17,7 +17,7 @@ struct sqlite3;
 
 namespace cl2 {
 
-inline constexpr int kSchemaVersion = 3;
+inline constexpr int kSchemaVersion = 5;
 
 enum class DbMode {
   ReadWrite,  // create the file (and its folder) if missing, migrate an older schema
@@ -71,6 +71,9 @@ class TuningDb {
 
   void put_winner(const WinnerRecord& winner);  // replaces the row of (device, problem)
   std::optional<WinnerRecord> winner(std::int64_t device_id, const Problem& problem) const;
+
+  void upsert_counters(const CountersRecord& counters);  // keyed by (device, problem, provider)
+  std::vector<CountersRecord> counters(std::int64_t device_id, const Problem& problem) const;  // by provider
 
   // The best-kernel table, ordered by device then M, N, K, layout, accum. An empty filter takes
   // every device; otherwise devices whose name contains it (case-insensitive).

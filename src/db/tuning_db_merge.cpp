@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "db/counter_columns.hpp"
 #include "db/lt_algo_columns.hpp"
 #include "db/sqlite_statement.hpp"
 #include "db/tuning_db.hpp"
@@ -88,10 +89,10 @@ MergeCounts TuningDb::merge_from(const std::string& other_path) {
       counts.winners = run_counted(db_, R"sql(
         INSERT INTO main.winners (device_id, run_id, m, n, k, layout, accum, kernel_id, trial_id, time_us,
           spread_pct, max_diff, cublas_nn_us, cublas_tn_us, cublaslt_heuristic_us, cublaslt_autotune_us,
-          candidates_timed, measured_at)
+          candidates_timed, measured_at, sm_clock_mhz, throttled_rounds)
         SELECT d.ours, r.ours, w.m, w.n, w.k, w.layout, w.accum, k.ours, mt.id, w.time_us, w.spread_pct,
           w.max_diff, w.cublas_nn_us, w.cublas_tn_us, w.cublaslt_heuristic_us, w.cublaslt_autotune_us,
-          w.candidates_timed, w.measured_at
+          w.candidates_timed, w.measured_at, w.sm_clock_mhz, w.throttled_rounds
         FROM other.winners w JOIN device_map d ON d.other = w.device_id JOIN run_map r ON r.other = w.run_id
           JOIN kernel_map k ON k.other = w.kernel_id
           JOIN main.trials mt ON mt.device_id = d.ours AND mt.kernel_id = k.ours AND mt.m = w.m AND mt.n = w.n
@@ -103,8 +104,24 @@ MergeCounts TuningDb::merge_from(const std::string& other_path) {
           cublas_nn_us = excluded.cublas_nn_us, cublas_tn_us = excluded.cublas_tn_us,
           cublaslt_heuristic_us = excluded.cublaslt_heuristic_us,
           cublaslt_autotune_us = excluded.cublaslt_autotune_us, candidates_timed = excluded.candidates_timed,
-          measured_at = excluded.measured_at
+          measured_at = excluded.measured_at, sm_clock_mhz = excluded.sm_clock_mhz,
+          throttled_rounds = excluded.throttled_rounds
         WHERE excluded.time_us < winners.time_us)sql");
+      // Counters, like baselines, as the latest measurement per provider; a kernel the other
+      // database measured is ours through kernel_map.
+      run_counted(db_, fmt::format(R"sql(
+        INSERT INTO main.counters (device_id, run_id, m, n, k, layout, accum, provider, kernel_id, detail, {},
+          absent, measured_at)
+        SELECT d.ours, r.ours, c.m, c.n, c.k, c.layout, c.accum, c.provider, k.ours, c.detail, {}, c.absent,
+          c.measured_at
+        FROM other.counters c JOIN device_map d ON d.other = c.device_id JOIN run_map r ON r.other = c.run_id
+          LEFT JOIN kernel_map k ON k.other = c.kernel_id
+        WHERE true
+        ON CONFLICT (device_id, m, n, k, layout, accum, provider) DO UPDATE SET
+          run_id = excluded.run_id, kernel_id = excluded.kernel_id, detail = excluded.detail, {},
+          absent = excluded.absent, measured_at = excluded.measured_at
+        WHERE excluded.measured_at > counters.measured_at)sql",
+                                   counter_columns(), counter_columns("c."), counter_updates()));
       exec_sql(db_, "DROP TABLE temp.run_map; DROP TABLE temp.device_map; DROP TABLE temp.kernel_map;");
     });
   } catch (...) {

@@ -37,6 +37,40 @@ bool resolve(void* library, Fn& target, const char* symbol, std::string& missing
   return target != nullptr;
 }
 
+// The profiler's functions of a library that traces, or why it has none.
+std::optional<CuptiProfilerApi> resolve_profiler(void* library, const std::string& path, std::string& unavailable) {
+  CuptiProfilerApi p;
+  std::string missing;
+  const bool complete =
+      resolve(library, p.initialize, "cuptiProfilerInitialize", missing) &&
+      resolve(library, p.device_get_chip_name, "cuptiDeviceGetChipName", missing) &&
+      resolve(library, p.get_counter_availability, "cuptiProfilerGetCounterAvailability", missing) &&
+      resolve(library, p.host_initialize, "cuptiProfilerHostInitialize", missing) &&
+      resolve(library, p.host_deinitialize, "cuptiProfilerHostDeinitialize", missing) &&
+      resolve(library, p.host_config_add_metrics, "cuptiProfilerHostConfigAddMetrics", missing) &&
+      resolve(library, p.host_get_config_image_size, "cuptiProfilerHostGetConfigImageSize", missing) &&
+      resolve(library, p.host_get_config_image, "cuptiProfilerHostGetConfigImage", missing) &&
+      resolve(library, p.host_get_num_of_passes, "cuptiProfilerHostGetNumOfPasses", missing) &&
+      resolve(library, p.host_evaluate_to_gpu_values, "cuptiProfilerHostEvaluateToGpuValues", missing) &&
+      resolve(library, p.range_enable, "cuptiRangeProfilerEnable", missing) &&
+      resolve(library, p.range_disable, "cuptiRangeProfilerDisable", missing) &&
+      resolve(library, p.range_get_counter_data_size, "cuptiRangeProfilerGetCounterDataSize", missing) &&
+      resolve(library, p.range_counter_data_image_initialize, "cuptiRangeProfilerCounterDataImageInitialize",
+              missing) &&
+      resolve(library, p.range_set_config, "cuptiRangeProfilerSetConfig", missing) &&
+      resolve(library, p.range_start, "cuptiRangeProfilerStart", missing) &&
+      resolve(library, p.range_stop, "cuptiRangeProfilerStop", missing) &&
+      resolve(library, p.range_push, "cuptiRangeProfilerPushRange", missing) &&
+      resolve(library, p.range_pop, "cuptiRangeProfilerPopRange", missing) &&
+      resolve(library, p.range_decode_data, "cuptiRangeProfilerDecodeData", missing) &&
+      resolve(library, p.range_get_counter_data_info, "cuptiRangeProfilerGetCounterDataInfo", missing);
+  if (complete) return p;
+  unavailable = fmt::format("{} has no {} (a CUPTI older than CUDA 12.6?); install a newer CUDA toolkit's CUPTI or "
+                            "set {} to one",
+                            path, missing, kOverride);
+  return std::nullopt;
+}
+
 }  // namespace
 
 CuptiLibrary load_cupti(const std::vector<std::string>& paths) {
@@ -59,14 +93,18 @@ CuptiLibrary load_cupti(const std::vector<std::string>& paths) {
                           resolve(library, api.activity_get_next_record, "cuptiActivityGetNextRecord", missing) &&
                           resolve(library, api.get_stream_id_ex, "cuptiGetStreamIdEx", missing) &&
                           resolve(library, api.get_result_string, "cuptiGetResultString", missing);
-    if (complete) return {api, ""};
+    if (complete) {
+      CuptiLibrary loaded{api, "", std::nullopt, ""};
+      loaded.profiler = resolve_profiler(library, path, loaded.profiler_unavailable);
+      return loaded;
+    }
     dlclose(library);
     if (first_failure.empty())
       first_failure = fmt::format("{} has no {} (a CUPTI older than CUDA 12?); install a newer CUDA toolkit's CUPTI "
                                   "or set {} to one",
                                   path, missing, kOverride);
   }
-  return {std::nullopt, first_failure};
+  return {std::nullopt, first_failure, std::nullopt, first_failure};
 }
 
 const CuptiLibrary& cupti_library() {
@@ -79,6 +117,14 @@ std::string cupti_error_text(const CuptiApi& api, CUptiResult status) {
   if (api.get_result_string(status, &text) == CUPTI_SUCCESS && text)
     return fmt::format("{} ({})", text, int(status));
   return fmt::format("CUptiResult {}", int(status));
+}
+
+std::string cupti_refusal(const CuptiApi& api, const char* call, CUptiResult status) {
+  const char* fix = status == CUPTI_ERROR_INSUFFICIENT_PRIVILEGES
+                        ? "allow GPU profiling for this user (driver option NVreg_RestrictProfilingToAdminUsers=0) or "
+                          "run as root"
+                        : "another profiler (ncu, nsys) may hold CUPTI; run without it";
+  return fmt::format("CUPTI {} failed: {}; {}", call, cupti_error_text(api, status), fix);
 }
 
 }  // namespace cl2

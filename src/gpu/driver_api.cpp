@@ -34,6 +34,7 @@ const DriverApi& driver_api() {
     resolve(a.launch_kernel_ex, "cuLaunchKernelEx");
     resolve(a.tensor_map_encode_tiled, "cuTensorMapEncodeTiled");
     resolve(a.get_error_string, "cuGetErrorString");
+    resolve(a.ctx_get_current, "cuCtxGetCurrent");
     return a;
   }();
   return api;

@@ -20,6 +20,7 @@ struct DriverApi {
                                       const cuuint32_t*, CUtensorMapInterleave, CUtensorMapSwizzle,
                                       CUtensorMapL2promotion, CUtensorMapFloatOOBfill) = nullptr;
   CUresult (*get_error_string)(CUresult, const char**) = nullptr;
+  CUresult (*ctx_get_current)(CUcontext*) = nullptr;  // the context CUPTI's range profiler attaches to
 };
 
 // Resolved once, after the runtime has initialised a device; throws GpuError if a symbol is missing.

@@ -102,14 +102,6 @@ CallTrace grouped(std::vector<KernelRecord> records, std::uint32_t given_stream)
   return trace;
 }
 
-std::string refusal(const CuptiApi& api, const char* call, CUptiResult status) {
-  const char* fix = status == CUPTI_ERROR_INSUFFICIENT_PRIVILEGES
-                        ? "allow GPU profiling for this user (driver option NVreg_RestrictProfilingToAdminUsers=0) or "
-                          "run as root"
-                        : "another profiler (ncu, nsys) may hold CUPTI; run without it";
-  return fmt::format("CUPTI {} failed: {}; {}", call, cupti_error_text(api, status), fix);
-}
-
 // Kernel records are on from construction to destruction: only around the traced launch, so the
 // timed launches run without CUPTI's overhead.
 class KernelRecordsOn {
@@ -144,7 +136,7 @@ CallTrace KernelTracer::trace(cudaStream_t stream, const std::function<void(cuda
     collector().api = &api;
     if (const CUptiResult status = api.activity_register_callbacks(buffer_requested, buffer_completed);
         status != CUPTI_SUCCESS) {
-      refused_ = refusal(api, "cuptiActivityRegisterCallbacks", status);
+      refused_ = cupti_refusal(api, "cuptiActivityRegisterCallbacks", status);
       return absent_trace(refused_);
     }
     callbacks_registered_ = true;
@@ -153,14 +145,14 @@ CallTrace KernelTracer::trace(cudaStream_t stream, const std::function<void(cuda
   {
     KernelRecordsOn records(api);
     if (const CUptiResult status = records.enable(); status != CUPTI_SUCCESS) {
-      refused_ = refusal(api, "cuptiActivityEnable", status);
+      refused_ = cupti_refusal(api, "cuptiActivityEnable", status);
       return absent_trace(refused_);
     }
     CL2_CUDA(cudaDeviceSynchronize());  // nothing launched earlier may overlap the traced kernels
     take_records();  // anything left from a trace that threw
     if (const CUptiResult status = api.get_stream_id_ex(nullptr, reinterpret_cast<CUstream>(stream), 0, &given_stream);
         status != CUPTI_SUCCESS) {
-      refused_ = refusal(api, "cuptiGetStreamIdEx", status);
+      refused_ = cupti_refusal(api, "cuptiGetStreamIdEx", status);
       return absent_trace(refused_);
     }
     launch(stream);

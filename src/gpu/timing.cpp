@@ -5,8 +5,10 @@
 #include <cmath>
 #include <memory>
 #include <numeric>
+#include <optional>
 
 #include "gpu/cuda_check.hpp"
+#include "gpu/nvml_clocks.hpp"
 
 namespace cl2 {
 
@@ -87,7 +89,7 @@ StopRule final_stop_rule() {
           .max_seconds = 0.6, .replay_target_us = 300};
 }
 
-IntervalTimer::IntervalTimer(cudaStream_t stream) : stream_(stream) {}
+IntervalTimer::IntervalTimer(cudaStream_t stream, const ClockSampler* clocks) : stream_(stream), clocks_(clocks) {}
 IntervalTimer::~IntervalTimer() = default;
 
 double IntervalTimer::time_once(const TimedCall& call) {
@@ -120,6 +122,11 @@ std::vector<TimingStats> IntervalTimer::interleaved(const std::vector<TimedCall>
   std::vector<double> gpu_seconds(calls.size(), 0.0);
   std::vector<std::size_t> order(calls.size());
   std::iota(order.begin(), order.end(), 0);
+  std::vector<double> clocks_mhz;
+  int throttled_rounds = 0;
+  const auto wall_seconds = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  };
   for (;;) {
     std::shuffle(order.begin(), order.end(), order_rng_);
     for (std::size_t i : order) {
@@ -128,6 +135,15 @@ std::vector<TimingStats> IntervalTimer::interleaved(const std::vector<TimedCall>
       CL2_CUDA(cudaEventRecord(stops[i].get(), stream_));
     }
     CL2_CUDA(cudaStreamSynchronize(stream_));
+    // Read right after the round: a throttled GPU stays so for far longer than one round. Once
+    // the budget is spent, throttled rounds are kept, so a GPU throttled throughout still ends.
+    if (const auto clock = clocks_ ? clocks_->read() : std::nullopt) {
+      if (clock->throttled && wall_seconds() < rule.max_seconds) {
+        ++throttled_rounds;
+        continue;
+      }
+      clocks_mhz.push_back(clock->sm_mhz);
+    }
     bool settled = true;
     bool capped = false;
     for (std::size_t i = 0; i < calls.size(); ++i) {
@@ -139,13 +155,16 @@ std::vector<TimingStats> IntervalTimer::interleaved(const std::vector<TimedCall>
                 gpu_seconds[i] >= rule.min_seconds;
       capped = capped || s.samples >= rule.max_samples;
     }
-    const double wall =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
     const bool enough = samples[0].size() >= std::size_t(rule.min_samples);
-    if (settled || capped || (enough && wall >= rule.max_seconds)) break;
+    if (settled || capped || (enough && wall_seconds() >= rule.max_seconds)) break;
   }
+  const double clock_mhz = clocks_mhz.empty() ? 0.0 : summarize(clocks_mhz, 1).median_us;
   std::vector<TimingStats> stats;
-  for (std::size_t i = 0; i < calls.size(); ++i) stats.push_back(summarize(samples[i], copies[i]));
+  for (std::size_t i = 0; i < calls.size(); ++i) {
+    stats.push_back(summarize(samples[i], copies[i]));
+    stats.back().throttled_rounds = throttled_rounds;
+    stats.back().sm_clock_mhz = clock_mhz;
+  }
   return stats;
 }
 

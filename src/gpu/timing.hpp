@@ -5,6 +5,8 @@
 // between two events, so all calls see the same clocks and thermal state. Rounds go on until
 // every call has `min_samples` and its noise (stdev/mean) is under `max_noise` with at least
 // `min_seconds` of GPU time behind it, or until `max_seconds` of wall time (nvbench's rule).
+// Given a ClockSampler (NVML), the timer reads the SM clock after each round and discards a round
+// the GPU ran throttled (power or thermal), as nvbench does, while the wall-time budget lasts.
 #include <cuda_runtime_api.h>
 
 #include <functional>
@@ -24,6 +26,8 @@ struct TimingStats {
   double spread_pct = 0;  // 100 * stdev / mean
   int samples = 0;
   int calls_per_sample = 0;
+  int throttled_rounds = 0;  // rounds discarded because the GPU was throttled
+  double sm_clock_mhz = 0;   // median SM clock over the kept rounds; 0 where not sampled (no NVML)
   bool operator==(const TimingStats&) const = default;
 };
 
@@ -42,9 +46,12 @@ struct StopRule {
 StopRule screening_stop_rule();
 StopRule final_stop_rule();
 
+class ClockSampler;
+
 class IntervalTimer {
  public:
-  explicit IntervalTimer(cudaStream_t stream);
+  // `clocks` (optional, must outlive the timer) samples the SM clock and throttling per round.
+  explicit IntervalTimer(cudaStream_t stream, const ClockSampler* clocks = nullptr);
   ~IntervalTimer();
   IntervalTimer(const IntervalTimer&) = delete;
   IntervalTimer& operator=(const IntervalTimer&) = delete;
@@ -56,6 +63,7 @@ class IntervalTimer {
 
  private:
   cudaStream_t stream_;
+  const ClockSampler* clocks_;
   std::mt19937 order_rng_{12345};
 };
 

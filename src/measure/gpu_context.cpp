@@ -13,6 +13,12 @@ cudaStream_t non_blocking_stream() {
   return stream;
 }
 
+int current_device() {
+  int device = 0;
+  CL2_CUDA(cudaGetDevice(&device));
+  return device;
+}
+
 }  // namespace
 
 GpuContext::GpuContext(const DeviceInfo& d, const std::string& cache_dir)
@@ -20,7 +26,8 @@ GpuContext::GpuContext(const DeviceInfo& d, const std::string& cache_dir)
       limits(device_limits(d)),
       compiler(cache_dir),
       stream(non_blocking_stream()),
-      timer(stream),
+      clocks(current_device()),
+      timer(stream, &clocks),
       utility(compiler, limits.nvrtc_arch()) {}
 
 GpuContext::~GpuContext() {

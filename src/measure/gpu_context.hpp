@@ -1,16 +1,19 @@
 #pragma once
 // What measuring on one GPU needs once, for tune's worker and for bench alike: the device and its
-// search limits, the kernel compiler (and cache), a non-blocking stream, the interval timer, the
-// utility kernels (fills, references' maxima, output checks), the cuBLAS/cuBLASLt handles and the
-// kernel tracer.
+// search limits, the kernel compiler (and cache), a non-blocking stream, the clock sampler and the
+// interval timer (which discards throttled rounds with it), the
+// utility kernels (fills, references' maxima, output checks), the cuBLAS/cuBLASLt handles, the
+// kernel tracer and the counter profiler.
 #include <cuda_runtime_api.h>
 
 #include <string>
 
 #include "compiler/kernel_compiler.hpp"
 #include "core/device_info.hpp"
+#include "gpu/counter_profiler.hpp"
 #include "gpu/cublas_providers.hpp"
 #include "gpu/kernel_trace.hpp"
+#include "gpu/nvml_clocks.hpp"
 #include "gpu/timing.hpp"
 #include "gpu/utility_kernels.hpp"
 #include "search/device_limits.hpp"
@@ -28,11 +31,13 @@ struct GpuContext {
   const DeviceLimits limits;
   KernelCompiler compiler;
   cudaStream_t stream = nullptr;
+  ClockSampler clocks;  // NVML's SM clock and throttling, where NVML is there
   // One timer for every measurement of the process, so its shuffles continue one random sequence.
   IntervalTimer timer;
   UtilityKernels utility;
   CublasProviders cublas;
   KernelTracer tracer;
+  CounterProfiler counters;
 };
 
 }  // namespace cl2

@@ -87,6 +87,15 @@ void ProblemMeasurement::autotune_lt(const StopRule& screen) {
   lt_fastest_ = fastest;
 }
 
+bool ProblemMeasurement::choose_lt_algorithm(const LtAlgoConfig& config) {
+  for (std::size_t i = 0; i < lt_algorithms_.size(); ++i)
+    if (lt_algorithms_[i].config == config) {
+      lt_fastest_ = i;
+      return true;
+    }
+  return false;
+}
+
 std::string ProblemMeasurement::lt_autotune_detail() const {
   return lt_fastest_ ? fmt::format("algo #{} of {} tried", *lt_fastest_, lt_algorithms_.size()) : "";
 }
@@ -146,5 +155,7 @@ ProviderTimes ProblemMeasurement::time_side_by_side(const std::vector<ProviderCa
 CallTrace ProblemMeasurement::trace_kernels(const TimedCall& call) {
   return gpu_.tracer.trace(gpu_.stream, call.launch);
 }
+
+CallCounters ProblemMeasurement::count(const TimedCall& call) { return gpu_.counters.measure(gpu_.stream, call.launch); }
 
 }  // namespace cl2

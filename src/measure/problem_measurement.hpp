@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "core/call_counters.hpp"
 #include "core/call_trace.hpp"
 #include "core/provider.hpp"
 #include "gpu/cublas_providers.hpp"
@@ -70,6 +71,9 @@ class ProblemMeasurement {
   // heuristic offered none).
   void find_lt_algorithms(int max_algorithms);
   void autotune_lt(const StopRule& screen);
+  // Makes the heuristic's algorithm of configuration `config` cuBLASLt-autotune without timing
+  // (the choice an earlier autotune recorded); false where the heuristic no longer offers it.
+  bool choose_lt_algorithm(const LtAlgoConfig& config);
   // "algo #3 of 12 tried": which of the heuristic's algorithms cuBLASLt-autotune is.
   std::string lt_autotune_detail() const;
   // The configuration of the algorithm cuBLASLt-heuristic or -autotune runs; nullopt for other
@@ -89,6 +93,9 @@ class ProblemMeasurement {
   // The kernels one launch of `call` runs, as a verification pass launches it: alone, on the
   // measurement's stream (KernelTracer; absent, with the reason, where CUPTI is not available).
   CallTrace trace_kernels(const TimedCall& call);
+  // The hardware counters of one launch of `call`, alone on the measurement's stream
+  // (CounterProfiler; absent, with the reason, where CUPTI cannot profile).
+  CallCounters count(const TimedCall& call);
 
  private:
   GpuContext& gpu_;

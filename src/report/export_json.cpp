@@ -84,6 +84,9 @@ json kernel_json(const WinnerRow& row) {
   };
   if (row.has_lt_algo()) entry["cublaslt_algos"] = lt_algos_json(row);
   if (!row.library_kernels.empty()) entry["baseline_kernels"] = library_kernels_json(row);
+  // The clocks the final round ran at, where NVML sampled them (not the rated clocks of "device").
+  if (std::isfinite(w.sm_clock_mhz))
+    entry["clocks_measured"] = {{"sm_mhz", w.sm_clock_mhz}, {"throttled_rounds_discarded", w.throttled_rounds}};
   return entry;
 }
 

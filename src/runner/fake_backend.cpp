@@ -6,7 +6,8 @@
 // CL2_FAKE_TRIAL_LOG names a file that gets one line per trial request, so a test can count them.
 // With --trace-kernels its traces are made up too, but only where CUPTI loads (the real loader, so
 // CL2_CUPTI_LIBRARY takes the no-CUPTI path here as on a GPU): FAULT = 5 launches a second kernel on another stream,
-// as does the library provider CL2_FAKE_SIDE_STREAM names (e.g. cublas_nn).
+// as does the library provider CL2_FAKE_SIDE_STREAM names (e.g. cublas_nn). Its counters, likewise,
+// are made up where CUPTI's profiler starts.
 #include <unistd.h>
 
 #include <chrono>
@@ -17,6 +18,7 @@
 #include "core/device_info.hpp"
 #include "core/hash.hpp"
 #include "core/kernel_config.hpp"
+#include "gpu/counter_profiler.hpp"
 #include "gpu/cupti_api.hpp"
 #include "runner/worker_backend.hpp"
 
@@ -39,6 +41,22 @@ std::optional<LtAlgoConfig> fake_lt_algo(Provider provider) {
   if (provider == Provider::CublasltHeuristic) return LtAlgoConfig{66, "64x8", "64xAUTO", 1, "none", 0, 3, "1x4x1"};
   if (provider == Provider::CublasltAutotune) return LtAlgoConfig{66, "64x32", "64xAUTO", 1, "none", 0, 3, "1x2x1"};
   return std::nullopt;
+}
+
+// Counters of a call of `us` per call, made up where CUPTI's profiler starts (the real loader and
+// check, so CL2_CUPTI_LIBRARY takes the no-CUPTI and no-permission paths here as on a GPU): a
+// kernel that keeps the tensor pipe busy the faster it is.
+CallCounters fake_counters(double us) {
+  if (std::string why = profiler_unavailable(cupti_library()); !why.empty()) return absent_counters(std::move(why));
+  CallCounters c;
+  c.set(CounterMetric::GpuTimeUs, us);
+  c.set(CounterMetric::DramThroughputPct, 20.0);
+  c.set(CounterMetric::DramReadBytes, 8.0e6);
+  c.set(CounterMetric::L2Bytes, 6.3e7);
+  c.set(CounterMetric::L2ThroughputPct, 35.0);
+  c.set(CounterMetric::TensorActivePct, 1000.0 / us);
+  c.set(CounterMetric::OccupancyPct, 18.75);
+  return c;
 }
 
 // CUPTI's stream id of the stream a fake call is given, and of another one.
@@ -108,8 +126,20 @@ class FakeBackend final : public WorkerBackend {
             fake_trace(trace_kernels_, {"cl2_gemm"}, us, side_stream)};
   }
 
+  ProfileReply profile(const ProfileRequest& request) override {
+    const double ours = time_of(request.kernel.config);
+    return {fake_counters(ours), Provider::CublasltAutotune,
+            request.library_algo ? "the algorithm tune chose" : "algo #0 of 1 tried, chosen now: tune recorded none",
+            request.library_algo ? request.library_algo : fake_lt_algo(Provider::CublasltAutotune),
+            fake_counters(48.0)};
+  }
+
   FinalReply final_round(const FinalRequest& request) override {
-    return {{{Provider::Ours, fake_stats(time_of(request.kernel.config))},
+    // Clocks as NVML would report them on the H200 (rated 1980 MHz), two rounds throttled.
+    TimingStats ours = fake_stats(time_of(request.kernel.config));
+    ours.sm_clock_mhz = 1980;
+    ours.throttled_rounds = 2;
+    return {{{Provider::Ours, ours},
              {Provider::CublasTn, fake_stats(50.0)},
              {Provider::CublasNn, fake_stats(51.0)},
              {Provider::CublasltHeuristic, fake_stats(49.0)},

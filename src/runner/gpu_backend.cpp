@@ -122,6 +122,33 @@ class GpuBackend final : public WorkerBackend {
     return {problem.time_side_by_side(calls, request.kernel.stop), diff};
   }
 
+  ProfileReply profile(const ProfileRequest& request) override {
+    ProblemMeasurement& problem = held_problem();
+    const auto kernel = problem.prepare_kernel(request.kernel.cubin_path, request.kernel.launch);
+    if (const Verification verified = problem.verify(*kernel); !verified.passed)
+      throw std::runtime_error("the kernel to profile fails verification: " + verified.failure);
+    ProfileReply reply;
+    problem.find_lt_algorithms(request.max_algorithms);
+    if (request.library_algo && problem.choose_lt_algorithm(*request.library_algo)) {
+      reply.library_detail = "the algorithm tune chose";
+    } else {
+      problem.autotune_lt(screening_stop_rule());
+      reply.library_detail = fmt::format("{}, chosen now: {}", problem.lt_autotune_detail(),
+                                         request.library_algo ? "cuBLASLt no longer offers the one tune chose"
+                                                              : "tune recorded none");
+    }
+    reply.library = problem.has_call(Provider::CublasltAutotune) ? Provider::CublasltAutotune
+                                                                 : cublas_gemm_ex(problem.problem().layout);
+    reply.library_algo = problem.lt_algo_config(reply.library);
+    const ProviderCall library = problem.library_call(reply.library);
+    // Its output checked, which also runs it once before its counted launch, as ours ran in verify.
+    if (const double diff = problem.max_diff(library.call); !passes_verification(diff, problem.tolerance()))
+      throw std::runtime_error(fmt::format("{} fails verification: max_diff {:.4g}", to_string(reply.library), diff));
+    reply.ours = problem.count(kernel_call(*kernel).call);
+    reply.library_counters = problem.count(library.call);
+    return reply;
+  }
+
  private:
   ProblemMeasurement& held_problem() {
     if (!problem_) throw std::runtime_error("no problem set: send op=problem first");

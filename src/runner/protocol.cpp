@@ -75,7 +75,8 @@ StopRule stop_rule_from_json(const json& j) {
 json to_json(const TimingStats& s) {
   return {{"median_us", s.median_us}, {"mean_us", s.mean_us},       {"min_us", s.min_us},
           {"max_us", s.max_us},       {"spread_pct", s.spread_pct}, {"samples", s.samples},
-          {"calls_per_sample", s.calls_per_sample}};
+          {"calls_per_sample", s.calls_per_sample}, {"throttled_rounds", s.throttled_rounds},
+          {"sm_clock_mhz", s.sm_clock_mhz}};
 }
 
 TimingStats timing_stats_from_json(const json& j) {
@@ -87,6 +88,8 @@ TimingStats timing_stats_from_json(const json& j) {
   s.spread_pct = j.value("spread_pct", 0.0);
   s.samples = j.value("samples", 0);
   s.calls_per_sample = j.value("calls_per_sample", 1);
+  s.throttled_rounds = j.value("throttled_rounds", 0);
+  s.sm_clock_mhz = j.value("sm_clock_mhz", 0.0);
   return s;
 }
 
@@ -97,6 +100,7 @@ constexpr const char* kProblem = "problem";
 constexpr const char* kBaselines = "baselines";
 constexpr const char* kTrial = "trial";
 constexpr const char* kFinal = "final";
+constexpr const char* kProfile = "profile";
 constexpr const char* kQuit = "quit";
 
 json to_json(const KernelRun& run) {
@@ -132,6 +136,12 @@ json request_json(const BaselinesRequest& r) {
 }
 json request_json(const TrialRequest& r) { return with_op(kTrial, to_json(r.kernel)); }
 json request_json(const FinalRequest& r) { return with_op(kFinal, to_json(r.kernel)); }
+json request_json(const ProfileRequest& r) {
+  json body = to_json(r.kernel);
+  body["library_algo"] = lt_algo_to_json(r.library_algo);
+  body["max_algos"] = r.max_algorithms;
+  return with_op(kProfile, std::move(body));
+}
 json request_json(const QuitRequest&) { return with_op(kQuit); }
 
 }  // namespace
@@ -149,6 +159,8 @@ WorkerRequest worker_request_from_json(const json& j) {
                             stop_rule_from_json(j.at("final"))};
   if (op == kTrial) return TrialRequest{kernel_run_from_json(j)};
   if (op == kFinal) return FinalRequest{kernel_run_from_json(j)};
+  if (op == kProfile)
+    return ProfileRequest{kernel_run_from_json(j), lt_algo_at(j, "library_algo"), j.at("max_algos").get<int>()};
   if (op == kQuit) return QuitRequest{};
   throw std::runtime_error(fmt::format("unknown op '{}'", op));
 }
@@ -224,6 +236,20 @@ FinalReply final_reply_from_json(const json& j) {
     reply.times[parse_provider(name)] = timing_stats_from_json(stats);
   reply.max_diff = number_or_nan(j, "max_diff");
   return reply;
+}
+
+json to_json(const ProfileReply& reply) {
+  return ok_reply({{"ours", to_json(reply.ours)},
+                   {"library", std::string(to_string(reply.library))},
+                   {"library_detail", reply.library_detail},
+                   {"library_algo", lt_algo_to_json(reply.library_algo)},
+                   {"library_counters", to_json(reply.library_counters)}});
+}
+
+ProfileReply profile_reply_from_json(const json& j) {
+  return {call_counters_from_json(j.at("ours")), parse_provider(j.at("library").get<std::string>()),
+          j.at("library_detail").get<std::string>(), lt_algo_at(j, "library_algo"),
+          call_counters_from_json(j.at("library_counters"))};
 }
 
 json to_json(const FailureReply& reply) {

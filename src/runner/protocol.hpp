@@ -1,7 +1,8 @@
 #pragma once
 // Messages between the tuning parent and its GPU worker process: one JSON object per line on the
 // worker's stdin (requests) and on a private copy of its stdout (replies). A request is one of the
-// structs below, told apart on the wire by its "op": hello, problem, baselines, trial, final, quit.
+// structs below, told apart on the wire by its "op": hello, problem, baselines, trial, final,
+// profile, quit.
 // Every reply has "ok": true with the request's own reply, or false with a FailureReply.
 // Both sides convert only through the functions here, so the two cannot disagree on a field.
 #include <array>
@@ -12,6 +13,7 @@
 #include <variant>
 #include <vector>
 
+#include "core/call_counters.hpp"
 #include "core/call_trace.hpp"
 #include "core/device_info.hpp"
 #include "core/kernel_config.hpp"
@@ -65,13 +67,25 @@ struct FinalRequest {
   bool operator==(const FinalRequest&) const = default;
 };
 
+// "profile": the hardware counters of one launch of a kernel (verified first) and of the library's
+// fastest call: cuBLASLt-autotune's algorithm of configuration `library_algo` among the heuristic's
+// `max_algorithms` (the choice tune recorded), or chosen again by timing where that is not given
+// or no longer offered.
+struct ProfileRequest {
+  KernelRun kernel;
+  std::optional<LtAlgoConfig> library_algo;
+  int max_algorithms = kLtAutotuneAlgorithms;
+  bool operator==(const ProfileRequest&) const = default;
+};
+
 // "quit": the worker exits.
 struct QuitRequest {
   bool operator==(const QuitRequest&) const = default;
 };
 
 using WorkerRequest =
-    std::variant<HelloRequest, ProblemRequest, BaselinesRequest, TrialRequest, FinalRequest, QuitRequest>;
+    std::variant<HelloRequest, ProblemRequest, BaselinesRequest, TrialRequest, FinalRequest, ProfileRequest,
+                 QuitRequest>;
 
 nlohmann::json to_json(const WorkerRequest& request);
 // Throws std::runtime_error for an unknown op and nlohmann::json::exception for a missing field.
@@ -120,6 +134,15 @@ struct FinalReply {
   bool operator==(const FinalReply&) const = default;
 };
 
+struct ProfileReply {
+  CallCounters ours;
+  Provider library = Provider::CublasltAutotune;  // the library call profiled
+  std::string library_detail;                     // which algorithm, and how it was chosen
+  std::optional<LtAlgoConfig> library_algo;       // its configuration, where cuBLASLt reported it
+  CallCounters library_counters;
+  bool operator==(const ProfileReply&) const = default;
+};
+
 // The answer to any request that failed.
 struct FailureReply {
   std::string error;
@@ -133,6 +156,7 @@ nlohmann::json to_json(const ProblemReply& reply);
 nlohmann::json to_json(const BaselinesReply& reply);
 nlohmann::json to_json(const TrialReply& reply);
 nlohmann::json to_json(const FinalReply& reply);
+nlohmann::json to_json(const ProfileReply& reply);
 nlohmann::json to_json(const FailureReply& reply);
 
 // Each throws nlohmann::json::exception for a missing field, std::invalid_argument for an unknown
@@ -142,6 +166,7 @@ ProblemReply problem_reply_from_json(const nlohmann::json& j);
 BaselinesReply baselines_reply_from_json(const nlohmann::json& j);
 TrialReply trial_reply_from_json(const nlohmann::json& j);
 FinalReply final_reply_from_json(const nlohmann::json& j);
+ProfileReply profile_reply_from_json(const nlohmann::json& j);
 FailureReply failure_reply_from_json(const nlohmann::json& j);
 
 // The parts the messages are made of.

@@ -18,6 +18,7 @@ class WorkerBackend {
   virtual BaselinesReply baselines(const BaselinesRequest& request) = 0;
   virtual TrialReply trial(const TrialRequest& request) = 0;
   virtual FinalReply final_round(const FinalRequest& request) = 0;
+  virtual ProfileReply profile(const ProfileRequest& request) = 0;
 };
 
 struct WorkerOptions {

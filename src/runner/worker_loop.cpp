@@ -31,6 +31,7 @@ nlohmann::json answer(WorkerBackend& backend, const WorkerRequest& request) {
                  [&](const BaselinesRequest& r) { return to_json(backend.baselines(r)); },
                  [&](const TrialRequest& r) { return to_json(backend.trial(r)); },
                  [&](const FinalRequest& r) { return to_json(backend.final_round(r)); },
+                 [&](const ProfileRequest& r) { return to_json(backend.profile(r)); },
                  [&](const QuitRequest&) -> nlohmann::json { throw std::logic_error("quit has no reply"); }},
       request);
 }

@@ -9,6 +9,10 @@ std::string BuiltCandidate::rejection() const {
   return compiled.report.rejection();
 }
 
+KernelRun kernel_run(const BuiltCandidate& built, const StopRule& rule) {
+  return {built.compiled.cubin_path, built.candidate.launch, built.candidate.config, rule};
+}
+
 std::vector<std::vector<BuiltCandidate>> build_candidates(
     const std::vector<Problem>& problems, const std::vector<std::vector<Candidate>>& candidates,
     const std::string& arch, const KernelCompiler& compiler, BuildCounts& counts,

@@ -8,6 +8,7 @@
 #include "codegen/codegen.hpp"
 #include "compiler/kernel_compiler.hpp"
 #include "core/problem.hpp"
+#include "runner/protocol.hpp"
 #include "search/candidates.hpp"
 
 namespace cl2 {
@@ -21,6 +22,9 @@ struct BuiltCandidate {
   // Why it must not be timed ("" when it may): compile errors, spills, ptxas warnings.
   std::string rejection() const;
 };
+
+// What the worker needs to run `built` under `rule`.
+KernelRun kernel_run(const BuiltCandidate& built, const StopRule& rule);
 
 struct BuildCounts {
   std::size_t unique = 0, from_cache = 0, failed = 0, rejected = 0;

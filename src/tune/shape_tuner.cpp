@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <utility>
 
 #include "core/errors.hpp"
+#include "profile/counters_request.hpp"
 #include "runner/protocol.hpp"
 #include "tune/tune_session.hpp"
 
@@ -27,10 +29,6 @@ KernelRecord kernel_record(const BuiltCandidate& b) {
   k.smem_static_bytes = b.compiled.report.smem_static_bytes;
   if (!b.rejection().empty()) k.compile_log = b.compiled.log;
   return k;
-}
-
-KernelRun kernel_run(const BuiltCandidate& b, const StopRule& rule) {
-  return {b.compiled.cubin_path, b.candidate.launch, b.candidate.config, rule};
 }
 
 // Tells the user once per session why calls are not traced (CUPTI missing or refused): tuning goes
@@ -130,6 +128,21 @@ TrialRecord run_trial(TuneSession& s, const Problem& problem, const BuiltCandida
     }
   }
   return t;
+}
+
+// tune --counters: the winner's and the library call's counters, stored; where CUPTI cannot
+// profile, stored as absent with the reason, which the user is told once.
+void record_counters(TuneSession& s, const Problem& problem, const BuiltCandidate& winner, std::int64_t kernel_id) {
+  const ProfileReply reply = request_counters(*s.worker, kernel_run(winner, screening_stop_rule()),
+                                              recorded_library_algo(*s.db, s.device_id, problem),
+                                              s.options.watchdog_seconds * 2);
+  if (!s.worker->running()) s.worker_problem.reset();
+  s.db->transaction([&] {
+    for (const auto& record : counters_records(reply, s.device_id, s.run_id, problem, kernel_id))
+      s.db->upsert_counters(record);
+  });
+  if (!reply.ours.measured() && !std::exchange(s.counters_absence_told, true))
+    s.progress->line("  counters not measured, recorded as absent: " + reply.ours.absent);
 }
 
 // The verified trial with the best time relative to the library call it was timed against (a
@@ -246,6 +259,8 @@ ShapeOutcome tune_problem(TuneSession& s, const Problem& problem,
   w.time_us = ours.median_us;
   w.spread_pct = ours.spread_pct;
   w.max_diff = final_times.max_diff;
+  w.sm_clock_mhz = ours.sm_clock_mhz > 0 ? ours.sm_clock_mhz : kNotMeasured;
+  w.throttled_rounds = ours.throttled_rounds;
   w.cublas_nn_us = median(Provider::CublasNn);
   w.cublas_tn_us = median(Provider::CublasTn);
   w.cublaslt_heuristic_us = median(Provider::CublasltHeuristic);
@@ -253,6 +268,7 @@ ShapeOutcome tune_problem(TuneSession& s, const Problem& problem,
   w.candidates_timed = int(std::count_if(trials.begin(), trials.end(),
                                          [](const TrialRecord& t) { return t.status == TrialStatus::Ok; }));
   s.db->put_winner(w);
+  if (s.options.counters) record_counters(s, problem, *winner, best->kernel_id);
   outcome.has_winner = true;
   outcome.winner_us = w.time_us;
   outcome.speedup_vs_cublas_max = w.speedup_vs_cublas_max();

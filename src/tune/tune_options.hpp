@@ -29,6 +29,7 @@ struct TuneOptions {
   bool retune = false;                   // redo shapes that already have a winner
   bool fake_gpu = false;                 // tests: a worker that makes numbers up
   bool trace_kernels = false;            // CUPTI kernel records of every timed call (off: CUPTI not loaded)
+  bool counters = false;                 // CUPTI counters of each winner and the library's call, stored
   bool verbose = false;
   std::string command_line;              // recorded with the run
 };

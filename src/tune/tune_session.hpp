@@ -39,6 +39,7 @@ struct TuneSession {
   std::shared_ptr<Progress> progress;
   std::optional<Problem> worker_problem;  // the problem the live worker holds, with baselines
   bool trace_absence_told = false;        // the user has been told why calls are not traced
+  bool counters_absence_told = false;     // ... and why --counters measured none
 };
 
 // Tunes one problem: baselines, each pending candidate verified and timed, the winner re-timed
