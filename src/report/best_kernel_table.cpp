@@ -35,6 +35,11 @@ WinnerRow parse_kernel(const json& k, const DeviceInfo& device) {
   w.cublaslt_heuristic_us = baseline_us(Provider::CublasltHeuristic);
   w.cublaslt_autotune_us = baseline_us(Provider::CublasltAutotune);
   w.measured_at = k.value("measured_at", "");
+  // Exports written before clocks were sampled (or without NVML) have no "clocks_measured".
+  if (const auto clocks = k.find("clocks_measured"); clocks != k.end() && clocks->is_object()) {
+    w.sm_clock_mhz = number_or_nan(*clocks, "sm_mhz");
+    w.throttled_rounds = clocks->value("throttled_rounds_discarded", 0);
+  }
   // Exports written before algorithms were recorded have no "cublaslt_algos".
   const json no_algos = json::object();
   const auto algos = k.find("cublaslt_algos");
