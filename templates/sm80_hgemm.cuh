@@ -209,11 +209,13 @@ extern "C" __global__ void __launch_bounds__(cl2_sm80::THREADS, 1)
   const Cl2Tile t = cl2_tile_of(tile, tiles_m, tiles_n, p.raster_group);
   const int m0 = t.m * BM, n0 = t.n * BN;
 
-  // This slice's k-blocks; an empty range still stores (zero) partials and counts itself.
+  // This slice's k-blocks; an empty range still stores (zero) partials and counts itself. 32-bit
+  // (split_k * k-blocks stays far below 2^31): a 64-bit division costs small kernels a few
+  // hundred cycles before their first load.
   const int slice = blockIdx.z;
   const int kb_total = (p.k + BK - 1) / BK;
-  const int kb_begin = int((long long)slice * kb_total / p.split_k);
-  const int kblocks = int((long long)(slice + 1) * kb_total / p.split_k) - kb_begin;
+  const int kb_begin = slice * kb_total / p.split_k;
+  const int kblocks = (slice + 1) * kb_total / p.split_k - kb_begin;
 
   const unsigned smem_a = cl2_smem_u32(cl2_smem);
   const unsigned smem_b = smem_a + STAGES * A_STAGE_BYTES;

@@ -117,16 +117,23 @@ __device__ __forceinline__ const Cl2TensorMap* cl2_col_operand(const Cl2GemmPara
 
 // Work item w of the cluster's sequence: slices of K outermost (so neighbouring clusters share
 // A rows and B columns in L2), then cluster tiles (kClusterM x kClusterN tiles) in grouped raster
-// order; CTA (cm, cn) of the cluster takes tile (cm, cn) of the cluster tile.
+// order; CTA (cm, cn) of the cluster takes tile (cm, cn) of the cluster tile. 32-bit arithmetic,
+// and no slice division in kernels that do not split: the producer works out its first item before
+// its first load, and with a 64-bit division there small kernels ran up to 0.3 us (10%) slower per
+// call on the H200 (1024x256x12288, 64x256x256).
 __device__ __forceinline__ Cl2Work cl2_work_of(const Cl2GemmParams& p, int w, int cm, int cn) {
   const int cluster_rows = (cl2_tiles_m(p) + kClusterM - 1) / kClusterM;
   const int cluster_cols = (cl2_tiles_n(p) + kClusterN - 1) / kClusterN;
-  const int per_slice = cluster_rows * cluster_cols;
-  const int slice = w / per_slice;
-  const Cl2Tile t = cl2_tile_of(w % per_slice, cluster_rows, cluster_cols, p.raster_group);
   const int k_blocks = cl2_k_blocks(p);
-  return {t.m * kClusterM + cm, t.n * kClusterN + cn, int((long long)slice * k_blocks / p.split_k),
-          int((long long)(slice + 1) * k_blocks / p.split_k), slice, w % per_slice};
+#if CL2_SPLITK
+  const int per_slice = cluster_rows * cluster_cols;
+  const int slice = w / per_slice, order = w - slice * per_slice;
+  const int kb_begin = slice * k_blocks / p.split_k, kb_end = (slice + 1) * k_blocks / p.split_k;
+#else
+  const int slice = 0, order = w, kb_begin = 0, kb_end = k_blocks;
+#endif
+  const Cl2Tile t = cl2_tile_of(order, cluster_rows, cluster_cols, p.raster_group);
+  return {t.m * kClusterM + cm, t.n * kClusterN + cn, kb_begin, kb_end, slice, order};
 }
 
 __device__ __forceinline__ int cl2_work_count(const Cl2GemmParams& p) {
