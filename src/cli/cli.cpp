@@ -46,13 +46,14 @@ int run_cli(int argc, char** argv) {
       "  cuda-l2-tune tune --shapes grid.json --shard 0/4 --db shard-0.sqlite   (one of 4 machines)\n"
       "  cuda-l2-tune merge shard-*.sqlite -o all.sqlite\n"
       "  cuda-l2-tune compare last-night.json tonight.sqlite --junit junit.xml\n"
-      "  cuda-l2-tune profile 1024 1024 12288   (counters of the winner and the library's kernel)\n",
+      "  cuda-l2-tune profile 1024 1024 12288   (counters of the winner and the library's kernel)\n"
+      "  cuda-l2-tune calibrate --db trials.sqlite   (fit the cost model's factors to measured trials)\n",
       "cuda-l2-tune"};
   app.set_version_flag("--version", "cuda-l2-tune 0.1");
   app.require_subcommand(1);
   std::map<CLI::App*, CommandRunner> runners;
-  for (auto adder : {add_tune_command, add_export_command, add_show_command, add_bench_command,
-                     add_merge_command, add_compare_command, add_profile_command, add_worker_command}) {
+  for (auto adder : {add_tune_command, add_export_command, add_show_command, add_bench_command, add_merge_command,
+                     add_compare_command, add_profile_command, add_calibrate_command, add_worker_command}) {
     const std::size_t before = app.get_subcommands({}).size();
     CommandRunner runner = adder(app);
     runners[app.get_subcommands({})[before]] = std::move(runner);

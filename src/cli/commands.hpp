@@ -18,6 +18,7 @@ CommandRunner add_bench_command(CLI::App& app);
 CommandRunner add_merge_command(CLI::App& app);
 CommandRunner add_compare_command(CLI::App& app);
 CommandRunner add_profile_command(CLI::App& app);
+CommandRunner add_calibrate_command(CLI::App& app);
 
 // "a,b,c" -> {"a", "b", "c"} (option values that take lists).
 std::vector<std::string> split_list(const std::string& text);

@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "core/errors.hpp"
+#include "search/cost_model.hpp"
 
 namespace cl2 {
 
@@ -114,7 +115,7 @@ struct Enumerator {
 
   void visit(std::size_t depth) {
     if (depth == plan.axes.size()) {
-      out.push_back({&family, config, launch_geometry(family, vars), as_double(family.cost_us.eval(vars))});
+      out.push_back({&family, config, launch_geometry(family, vars), model_cost(family, vars)});
       return;
     }
     const auto& [name, values] = plan.axes[depth];

@@ -100,6 +100,14 @@ FamilySpec parse_family_spec(const std::string& json_text, const std::string& so
       spec.tensor_maps.push_back(std::move(tm));
     }
     spec.cost_us = parse_rule(j.at("cost_us"), source, "cost_us");
+    for (const auto& entry : j.value("calibration", json::object()).value("factors", json::array())) {
+      const double factor = entry.at(1).get<double>();
+      if (!(factor > 0))
+        throw UserError(fmt::format("{}: calibration factor for '{}' must be positive", source,
+                                    entry.at(0).get<std::string>()));
+      spec.calibration.push_back({entry.at(0).get<std::string>(), parse_rule(entry.at(0), source, "calibration"),
+                                  factor});
+    }
     spec.compile_options = j.value("compile_options", std::vector<std::string>{});
     spec.diversity = j.value("diversity", std::vector<std::string>{});
     for (const auto& name : spec.diversity)

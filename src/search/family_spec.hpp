@@ -33,6 +33,15 @@ struct TensorMapSpec {
   std::optional<Expr> when;          // encoded only where this holds (e.g. a TMA-store epilogue)
 };
 
+// A factor on the cost model's estimate wherever `when` holds: the model's terms are hand-set, and
+// `cuda-l2-tune calibrate` fits these factors to measured trials (least squares on log time) so that
+// the model ranks a shape's variants as the GPU does.
+struct CostFactor {
+  std::string text;  // `when` as written, for reports
+  Expr when;
+  double factor = 1.0;
+};
+
 struct LaunchSpec {
   Expr threads;
   std::array<Expr, 3> grid;
@@ -57,6 +66,7 @@ struct FamilySpec {
   LaunchSpec launch;
   std::vector<TensorMapSpec> tensor_maps;
   Expr cost_us;
+  std::vector<CostFactor> calibration;  // applied by model_cost (search/cost_model.hpp)
   // Params whose values make candidates genuinely different; the plan takes the cheapest of each
   // distinct combination first, so a short list is not filled with near-copies of one config.
   std::vector<std::string> diversity;

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "core/errors.hpp"
+#include "search/cost_model.hpp"
 
 namespace cl2 {
 
@@ -12,7 +13,7 @@ BuiltCandidate rebuild_candidate(const KernelRecord& kernel, const Problem& prob
   const KernelConfig config = KernelConfig::from_json(kernel.config_json);
   const FamilySpec* family = select_families({config.family}, extra).front();
   const ExprVariables vars = config_variables(*family, config, problem, limits);
-  BuiltCandidate built{{family, config, launch_geometry(*family, vars), as_double(family->cost_us.eval(vars))},
+  BuiltCandidate built{{family, config, launch_geometry(*family, vars), model_cost(*family, vars)},
                        generate_source(*family, config, problem.layout, problem.accum),
                        kernel.arch,
                        {}};

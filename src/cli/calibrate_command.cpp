@@ -1,0 +1,103 @@
+#include <fmt/format.h>
+
+#include <cmath>
+#include <cstdio>
+
+#include "cli/commands.hpp"
+#include "core/errors.hpp"
+#include "db/tuning_db.hpp"
+#include "gpu/device_query.hpp"
+#include "report/text_table.hpp"
+#include "search/calibration_fit.hpp"
+#include "tune/calibration_samples.hpp"
+
+namespace cl2 {
+
+namespace {
+
+struct CalibrateOptions {
+  std::string db = "db/tuning.sqlite", family = "sm90", device;
+  std::vector<std::string> space_files;
+  double ridge = 1.0;
+};
+
+std::string quality_row(const std::string& what, const RankingQuality& q) {
+  return fmt::format("  {:<56} {:>8.2f} {:>13.3f}x\n", what, q.mean_spearman, q.top1_regret);
+}
+
+// The fit for one device: its factors next to the space file's, how well each ranks the measured
+// variants, and the factors in the space file's syntax.
+std::string render_calibration(const FamilySpec& family, const DeviceInfo& device,
+                               const std::vector<CalibrationSample>& samples, double ridge) {
+  const std::size_t features = family.calibration.size();
+  const auto fitted = fit_log_factors(samples, features, ridge);
+  std::vector<double> current;
+  for (const auto& f : family.calibration) current.push_back(std::log(f.factor));
+  const RankingQuality all = ranking_quality(samples, fitted);
+  std::string out = fmt::format("{} on {} (sm_{}): {} verified trials over {} shapes with 3 or more\n\n",
+                                family.name, device.name, device.cc(), samples.size(), all.groups);
+  TextTable table({{"factor applies where", Align::Left}, {"trials"}, {"in the space file"}, {"fitted"}});
+  for (std::size_t f = 0; f < features; ++f) {
+    std::size_t count = 0;
+    for (const auto& s : samples) count += s.features[f];
+    table.add_row({family.calibration[f].text, std::to_string(count), format_fixed(family.calibration[f].factor, 3),
+                   format_fixed(std::exp(fitted[f]), 3)});
+  }
+  out += table.plain(2);
+  out += fmt::format("\n  how the model ranks each shape's measured variants{:>14} {:>14}\n", "Spearman",
+                     "top-1 regret");
+  out += quality_row("uncalibrated (cost_us alone)", ranking_quality(samples, std::vector<double>(features, 0.0)));
+  out += quality_row("with the space file's factors", ranking_quality(samples, current));
+  out += quality_row("with the fitted factors", all);
+  out += quality_row("fitted on half the shapes, judged on the others", cross_validated_quality(samples, features, ridge));
+  out += "\n  (top-1 regret: the model's first choice's time over the best measured, geomean over shapes)\n";
+  out += "  The fitted factors in the space file's syntax (\"calibration\": {\"factors\": [...]}):\n";
+  for (std::size_t f = 0; f < features; ++f)
+    out += fmt::format("    [\"{}\", {:.3f}]{}\n", family.calibration[f].text, std::exp(fitted[f]),
+                       f + 1 < features ? "," : "");
+  return out;
+}
+
+}  // namespace
+
+CommandRunner add_calibrate_command(CLI::App& app) {
+  auto o = std::make_shared<CalibrateOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "calibrate",
+      "Fit a family's cost-model calibration factors (the space file's \"calibration\") to the verified "
+      "trials in a database, per device, and report how well the model ranks each shape's measured "
+      "variants with and without them");
+  cmd->add_option("--db", o->db, "Tuning database holding the trials")->capture_default_str();
+  cmd->add_option("--family", o->family, "The family to calibrate")->capture_default_str();
+  cmd->add_option("--space-file", o->space_files, "Space file of a family tuned with --space-file; repeatable");
+  cmd->add_option("--device", o->device, "Only devices whose name contains this text");
+  cmd->add_option("--ridge", o->ridge,
+                  "Weight that pulls log factors towards 0 (factor 1) where the trials hardly constrain them")
+      ->capture_default_str();
+  return [o] {
+    if (!(o->ridge >= 0)) throw UserError(fmt::format("--ridge {}: must be >= 0", o->ridge));
+    std::vector<FamilySpec> extra;
+    for (const auto& path : o->space_files) extra.push_back(load_family_file(path));
+    const FamilySpec& family = *select_families({o->family}, extra).front();
+    if (family.calibration.empty())
+      throw UserError(fmt::format("--family {}: its space file has no \"calibration\" factors to fit; add "
+                                  "{{\"factors\": [[\"RULE\", 1.0], ...]}}",
+                                  family.name));
+    auto db = TuningDb::open(o->db, DbMode::ReadOnly);
+    std::string text;
+    for (const auto& [device_id, device] : db->devices()) {
+      if (!o->device.empty() && device.name.find(o->device) == std::string::npos) continue;
+      if (!family.supports_cc(device.cc())) continue;
+      const auto samples = calibration_samples(*db, device_id, device_limits(device), family);
+      if (samples.empty()) continue;
+      text += render_calibration(family, device, samples, o->ridge) + "\n";
+    }
+    if (text.empty())
+      throw UserError(fmt::format("{}: no verified {} trials{}; tune some shapes first", o->db, family.name,
+                                  o->device.empty() ? "" : " on a device matching --device " + o->device));
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    return 0;
+  };
+}
+
+}  // namespace cl2

@@ -1,0 +1,150 @@
+#include "search/calibration_fit.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <numeric>
+#include <set>
+#include <stdexcept>
+
+namespace cl2 {
+
+namespace {
+
+using Matrix = std::vector<std::vector<double>>;
+
+std::map<std::string, std::vector<const CalibrationSample*>> by_group(const std::vector<CalibrationSample>& samples) {
+  std::map<std::string, std::vector<const CalibrationSample*>> groups;
+  for (const auto& s : samples) groups[s.group].push_back(&s);
+  return groups;
+}
+
+// Solves a x = b for a small symmetric positive definite system (Gaussian elimination with
+// partial pivoting).
+std::vector<double> solve(Matrix a, std::vector<double> b) {
+  const std::size_t n = b.size();
+  for (std::size_t col = 0; col < n; ++col) {
+    std::size_t pivot = col;
+    for (std::size_t r = col + 1; r < n; ++r)
+      if (std::abs(a[r][col]) > std::abs(a[pivot][col])) pivot = r;
+    if (std::abs(a[pivot][col]) < 1e-12) throw std::runtime_error("calibration: singular system");
+    std::swap(a[col], a[pivot]);
+    std::swap(b[col], b[pivot]);
+    for (std::size_t r = col + 1; r < n; ++r) {
+      const double f = a[r][col] / a[col][col];
+      for (std::size_t c = col; c < n; ++c) a[r][c] -= f * a[col][c];
+      b[r] -= f * b[col];
+    }
+  }
+  std::vector<double> x(n);
+  for (std::size_t i = n; i-- > 0;) {
+    double sum = b[i];
+    for (std::size_t c = i + 1; c < n; ++c) sum -= a[i][c] * x[c];
+    x[i] = sum / a[i][i];
+  }
+  return x;
+}
+
+double predicted(const CalibrationSample& s, const std::vector<double>& w) {
+  double log_cost = s.log_base_cost;
+  for (std::size_t f = 0; f < w.size(); ++f)
+    if (s.features[f]) log_cost += w[f];
+  return log_cost;
+}
+
+// Ranks 0..n-1 of `values` (ties broken by position, which is stable for equal inputs).
+std::vector<double> ranks(const std::vector<double>& values) {
+  std::vector<std::size_t> order(values.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) { return values[x] < values[y]; });
+  std::vector<double> r(values.size());
+  for (std::size_t i = 0; i < order.size(); ++i) r[order[i]] = double(i);
+  return r;
+}
+
+std::vector<CalibrationSample> subset(const std::vector<CalibrationSample>& samples, const std::set<std::string>& groups) {
+  std::vector<CalibrationSample> out;
+  for (const auto& s : samples)
+    if (groups.count(s.group)) out.push_back(s);
+  return out;
+}
+
+}  // namespace
+
+std::vector<double> fit_log_factors(const std::vector<CalibrationSample>& samples, std::size_t feature_count,
+                                    double ridge) {
+  Matrix normal(feature_count, std::vector<double>(feature_count, 0.0));
+  std::vector<double> rhs(feature_count, 0.0);
+  for (const auto& [name, members] : by_group(samples)) {
+    // Centre features and residuals on the group's means: a factor shared by all of a problem's
+    // variants changes no ranking, so only differences within a group carry information.
+    std::vector<double> mean_x(feature_count, 0.0);
+    double mean_y = 0;
+    for (const auto* s : members) {
+      for (std::size_t f = 0; f < feature_count; ++f) mean_x[f] += s->features[f];
+      mean_y += s->log_time - s->log_base_cost;
+    }
+    for (auto& m : mean_x) m /= double(members.size());
+    mean_y /= double(members.size());
+    for (const auto* s : members) {
+      std::vector<double> x(feature_count);
+      for (std::size_t f = 0; f < feature_count; ++f) x[f] = s->features[f] - mean_x[f];
+      const double y = s->log_time - s->log_base_cost - mean_y;
+      for (std::size_t r = 0; r < feature_count; ++r) {
+        rhs[r] += x[r] * y;
+        for (std::size_t c = 0; c < feature_count; ++c) normal[r][c] += x[r] * x[c];
+      }
+    }
+  }
+  for (std::size_t f = 0; f < feature_count; ++f) normal[f][f] += ridge;
+  return solve(normal, rhs);
+}
+
+RankingQuality ranking_quality(const std::vector<CalibrationSample>& samples, const std::vector<double>& log_factors) {
+  RankingQuality q;
+  double rho_sum = 0, log_regret_sum = 0;
+  for (const auto& [name, members] : by_group(samples)) {
+    if (members.size() < 3) continue;
+    std::vector<double> model, measured;
+    for (const auto* s : members) {
+      model.push_back(predicted(*s, log_factors));
+      measured.push_back(s->log_time);
+    }
+    const auto rm = ranks(model), rt = ranks(measured);
+    const double n = double(members.size());
+    double d2 = 0;
+    for (std::size_t i = 0; i < members.size(); ++i) d2 += (rm[i] - rt[i]) * (rm[i] - rt[i]);
+    rho_sum += 1 - 6 * d2 / (n * (n * n - 1));
+    const std::size_t first = std::min_element(model.begin(), model.end()) - model.begin();
+    log_regret_sum += measured[first] - *std::min_element(measured.begin(), measured.end());
+    ++q.groups;
+  }
+  if (q.groups > 0) {
+    q.mean_spearman = rho_sum / double(q.groups);
+    q.top1_regret = std::exp(log_regret_sum / double(q.groups));
+  }
+  return q;
+}
+
+RankingQuality cross_validated_quality(const std::vector<CalibrationSample>& samples, std::size_t feature_count,
+                                       double ridge) {
+  std::set<std::string> halves[2];
+  std::size_t i = 0;
+  for (const auto& [name, members] : by_group(samples)) halves[i++ % 2].insert(name);
+  RankingQuality total;
+  double rho_sum = 0, log_regret_sum = 0;
+  for (int held = 0; held < 2; ++held) {
+    const auto w = fit_log_factors(subset(samples, halves[1 - held]), feature_count, ridge);
+    const RankingQuality q = ranking_quality(subset(samples, halves[held]), w);
+    rho_sum += q.mean_spearman * double(q.groups);
+    log_regret_sum += std::log(q.top1_regret) * double(q.groups);
+    total.groups += q.groups;
+  }
+  if (total.groups > 0) {
+    total.mean_spearman = rho_sum / double(total.groups);
+    total.top1_regret = std::exp(log_regret_sum / double(total.groups));
+  }
+  return total;
+}
+
+}  // namespace cl2

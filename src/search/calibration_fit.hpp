@@ -1,0 +1,38 @@
+#pragma once
+// Fits a family's calibration factors (search/cost_model.hpp) to measured trials: least squares on
+// log time, each problem's mean taken out first, since planning only compares the variants of one
+// problem with each other. Judges a set of factors by how well the model then ranks each problem's
+// measured variants.
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace cl2 {
+
+struct CalibrationSample {
+  std::string group;              // the problem whose variants are compared with each other
+  double log_base_cost = 0;       // log of the uncalibrated model cost
+  std::vector<bool> features;     // which calibration factors apply
+  double log_time = 0;            // log of the measured time
+};
+
+struct RankingQuality {
+  std::size_t groups = 0;         // problems with at least three measured variants
+  double mean_spearman = 0;       // rank correlation of model and measurement, averaged over them
+  double top1_regret = 1;         // geomean of (time of the model's first choice / best time)
+};
+
+// Log factors w minimising the sum over samples of (log_time - log_base_cost - w . features)^2,
+// each term centred on its group's mean, plus ridge * |w|^2 (which keeps factors that the data
+// hardly constrains near 1).
+std::vector<double> fit_log_factors(const std::vector<CalibrationSample>& samples, std::size_t feature_count,
+                                    double ridge);
+
+RankingQuality ranking_quality(const std::vector<CalibrationSample>& samples, const std::vector<double>& log_factors);
+
+// Fits on every other group (in name order) and judges on the rest, then the other way round; the
+// quality of the two held-out halves together. What a fit can be expected to do on new shapes.
+RankingQuality cross_validated_quality(const std::vector<CalibrationSample>& samples, std::size_t feature_count,
+                                       double ridge);
+
+}  // namespace cl2

@@ -1,0 +1,139 @@
+// The cost model's calibration: factors in a space file scale its estimate, `calibrate` fits them
+// to measured trials by least squares on log time within each shape, and judges a model by how it
+// ranks each shape's measured variants.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+
+#include "core/errors.hpp"
+#include "search/calibration_fit.hpp"
+#include "search/candidates.hpp"
+#include "search/cost_model.hpp"
+#include "search/family_spec.hpp"
+#include "support/run_tool.hpp"
+
+using namespace cl2;
+using namespace cl2_test;
+
+namespace {
+
+// Samples whose log times are exactly log_base + w . features + a per-group offset (which a fit
+// must ignore: only differences within a group rank anything). Features vary within groups.
+std::vector<CalibrationSample> exact_samples(const std::vector<double>& w) {
+  std::vector<CalibrationSample> samples;
+  for (int g = 0; g < 12; ++g)
+    for (int v = 0; v < 8; ++v) {
+      CalibrationSample s;
+      s.group = "shape" + std::to_string(g);
+      s.log_base_cost = 0.1 * ((v * 7 + g * 3) % 11) + 0.001 * v;  // no ties: ranks are exact
+      s.features = {(v & 1) != 0, (v & 2) != 0, ((v + g) % 3) == 0};
+      s.log_time = s.log_base_cost + 5.0 * g;
+      for (std::size_t f = 0; f < w.size(); ++f)
+        if (s.features[f]) s.log_time += w[f];
+      samples.push_back(s);
+    }
+  return samples;
+}
+
+const char* kCalibratedSpace = R"json({
+  "family": "toy", "template": "toy.cuh", "min_cc": 80, "max_cc": 90,
+  "params": {"TILE": [16, 32, 64]},
+  "constraints": [],
+  "launch": {"threads": "128", "grid": ["1", "1", "1"], "smem_bytes": "0"},
+  "calibration": {"factors": [["TILE == 16", 4.0], ["TILE >= 32", 0.5]]},
+  "cost_us": "1000.0 / TILE"
+})json";
+
+}  // namespace
+
+TEST(Calibration, FitRecoversTheFactorsThatMadeTheTimes) {
+  const std::vector<double> truth = {0.3, -0.2, 0.1};
+  const auto samples = exact_samples(truth);
+  const auto fitted = fit_log_factors(samples, 3, 0.0);
+  ASSERT_EQ(fitted.size(), 3u);
+  for (std::size_t f = 0; f < 3; ++f) EXPECT_NEAR(fitted[f], truth[f], 1e-9);
+  const RankingQuality q = ranking_quality(samples, fitted);
+  EXPECT_EQ(q.groups, 12u);
+  EXPECT_NEAR(q.mean_spearman, 1.0, 1e-12);
+  EXPECT_NEAR(q.top1_regret, 1.0, 1e-12);
+  const RankingQuality held_out = cross_validated_quality(samples, 3, 0.0);
+  EXPECT_EQ(held_out.groups, 12u);
+  EXPECT_NEAR(held_out.mean_spearman, 1.0, 1e-9);
+}
+
+TEST(Calibration, UncalibratedModelIsJudgedByItsRankingAlone) {
+  const auto samples = exact_samples({1.0, 0.0, 0.0});
+  const RankingQuality q = ranking_quality(samples, {0.0, 0.0, 0.0});
+  EXPECT_LT(q.mean_spearman, 0.9);  // the first feature's factor e is unknown to it
+  EXPECT_GT(q.top1_regret, 1.0);
+}
+
+TEST(Calibration, RidgeLeavesAFactorTheDataCannotSeeAtOne) {
+  auto samples = exact_samples({0.3, -0.2, 0.0});
+  for (auto& s : samples) s.features.push_back(s.group == "shape0");  // constant within every group
+  const auto fitted = fit_log_factors(samples, 4, 1.0);
+  EXPECT_NEAR(fitted[3], 0.0, 1e-12);
+  EXPECT_GT(fitted[0], 0.2);  // shrunk a little towards 0, not away
+  EXPECT_LT(fitted[0], 0.3);
+}
+
+TEST(Calibration, SpaceFileFactorsScaleTheModelCost) {
+  const FamilySpec family = parse_family_spec(kCalibratedSpace, "toy.json", "// template\n", "toy.cuh");
+  ASSERT_EQ(family.calibration.size(), 2u);
+  EXPECT_EQ(family.calibration[0].text, "TILE == 16");
+  const Problem problem{{64, 64, 64}, Layout::TN, Accum::F32};
+  const auto candidates = enumerate_family(family, problem, limits_for_arch("sm_90a"));
+  ASSERT_EQ(candidates.size(), 3u);
+  // 1000/64 * 0.5, 1000/32 * 0.5, 1000/16 * 4: the factors, not the raw cost, order them.
+  EXPECT_DOUBLE_EQ(candidates[0].cost_us, 7.8125);
+  EXPECT_DOUBLE_EQ(candidates[1].cost_us, 15.625);
+  EXPECT_DOUBLE_EQ(candidates[2].cost_us, 250.0);
+  const ExprVariables vars = config_variables(family, candidates[2].config, problem, limits_for_arch("sm_90a"));
+  EXPECT_DOUBLE_EQ(uncalibrated_cost(family, vars), 62.5);
+  EXPECT_EQ(calibration_features(family, vars), (std::vector<bool>{true, false}));
+}
+
+TEST(Calibration, NonPositiveFactorIsRejectedNamingTheRule) {
+  const std::string text = kCalibratedSpace;
+  const std::size_t at = text.find("0.5");
+  const std::string space = text.substr(0, at) + "0" + text.substr(at + 3);
+  try {
+    parse_family_spec(space, "toy.json", "", "toy.cuh");
+    FAIL() << "a factor of 0 was accepted";
+  } catch (const UserError& e) {
+    EXPECT_NE(std::string(e.what()).find("TILE >= 32"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Calibration, CommandFitsTrialsOfATunedDatabase) {
+  ScratchDir dir;
+  std::filesystem::copy_file(source_path("tests/data/spaces/naive_gemm.cuh"), dir.file("naive_gemm.cuh"));
+  const std::string space = dir.write("naive_calibrated.json", R"json({
+  "family": "naive_calibrated", "template": "naive_gemm.cuh", "min_cc": 70, "max_cc": 120,
+  "params": {"FAULT": [0], "TILE": [16], "VARIANT": [1, 2, 3, 4, 5, 6]},
+  "constraints": [],
+  "launch": {"threads": "256", "grid": ["ceil_div(N, TILE)", "ceil_div(M, TILE)", "1"], "smem_bytes": "0"},
+  "calibration": {"factors": [["VARIANT <= 3", 1.0]]},
+  "cost_us": "VARIANT"
+})json");
+  const std::string db = dir.file("t.sqlite");
+  const std::string family = " --space-file " + space + " --family naive_calibrated";
+  const auto tuned = run_tool("tune --fake-gpu --max-candidates 0 --shapes " +
+                                  dir.write("shapes.json", "[[64, 64, 64], [128, 64, 64]]") + " --db " + db + family,
+                              dir);
+  ASSERT_EQ(tuned.status, 0) << tuned.err;
+  const auto r = run_tool("calibrate --db " + db + family, dir);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("12 verified trials over 2 shapes"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("VARIANT <= 3"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("with the fitted factors"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("[\"VARIANT <= 3\", "), std::string::npos) << r.out;
+
+  const auto uncalibrated = run_tool("calibrate --db " + db + test_family_args("naive_many"), dir);
+  EXPECT_EQ(uncalibrated.status, 2);
+  EXPECT_NE(uncalibrated.err.find("no \"calibration\" factors"), std::string::npos) << uncalibrated.err;
+  const auto nothing = run_tool("calibrate --db " + db + family + " --device NoSuchGpu", dir);
+  EXPECT_EQ(nothing.status, 2);
+  EXPECT_NE(nothing.err.find("no verified naive_calibrated trials"), std::string::npos) << nothing.err;
+}
