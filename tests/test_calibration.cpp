@@ -25,7 +25,7 @@ std::vector<CalibrationSample> exact_samples(const std::vector<double>& w) {
   for (int g = 0; g < 12; ++g)
     for (int v = 0; v < 8; ++v) {
       CalibrationSample s;
-      s.group = "shape" + std::to_string(g);
+      s.shape = s.group = "shape" + std::to_string(g);
       s.log_base_cost = 0.1 * ((v * 7 + g * 3) % 11) + 0.001 * v;  // no ties: ranks are exact
       s.features = {(v & 1) != 0, (v & 2) != 0, ((v + g) % 3) == 0};
       s.log_time = s.log_base_cost + 5.0 * g;
@@ -125,7 +125,7 @@ TEST(Calibration, CommandFitsTrialsOfATunedDatabase) {
   ASSERT_EQ(tuned.status, 0) << tuned.err;
   const auto r = run_tool("calibrate --db " + db + family, dir);
   ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_NE(r.out.find("12 verified trials over 2 shapes"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("12 verified trials, 2 shapes (per database)"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("VARIANT <= 3"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("with the fitted factors"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("[\"VARIANT <= 3\", "), std::string::npos) << r.out;

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <map>
 
 #include "cli/commands.hpp"
 #include "core/errors.hpp"
@@ -16,10 +17,30 @@ namespace cl2 {
 namespace {
 
 struct CalibrateOptions {
-  std::string db = "db/tuning.sqlite", family = "sm90", device;
+  std::vector<std::string> dbs = {"db/tuning.sqlite"};
+  std::string family = "sm90", device;
   std::vector<std::string> space_files;
   double ridge = 1.0;
 };
+
+// Every database's verified trials of `family`, by device name (the fingerprint would split one
+// GPU by driver version). Each database is a run of its own: its shapes' variants are compared
+// with each other, not with another database's.
+std::map<std::string, std::pair<DeviceInfo, std::vector<CalibrationSample>>> samples_by_device(
+    const CalibrateOptions& o, const FamilySpec& family) {
+  std::map<std::string, std::pair<DeviceInfo, std::vector<CalibrationSample>>> by_device;
+  for (std::size_t i = 0; i < o.dbs.size(); ++i) {
+    auto db = TuningDb::open(o.dbs[i], DbMode::ReadOnly);
+    for (const auto& [device_id, device] : db->devices()) {
+      if (!o.device.empty() && device.name.find(o.device) == std::string::npos) continue;
+      if (!family.supports_cc(device.cc())) continue;
+      auto samples = calibration_samples(*db, device_id, device_limits(device), family, std::to_string(i));
+      auto& entry = by_device.try_emplace(device.name, device, std::vector<CalibrationSample>{}).first->second;
+      entry.second.insert(entry.second.end(), samples.begin(), samples.end());
+    }
+  }
+  return by_device;
+}
 
 std::string quality_row(const std::string& what, const RankingQuality& q) {
   return fmt::format("  {:<56} {:>8.2f} {:>13.3f}x\n", what, q.mean_spearman, q.top1_regret);
@@ -34,7 +55,7 @@ std::string render_calibration(const FamilySpec& family, const DeviceInfo& devic
   std::vector<double> current;
   for (const auto& f : family.calibration) current.push_back(std::log(f.factor));
   const RankingQuality all = ranking_quality(samples, fitted);
-  std::string out = fmt::format("{} on {} (sm_{}): {} verified trials over {} shapes with 3 or more\n\n",
+  std::string out = fmt::format("{} on {} (sm_{}): {} verified trials, {} shapes (per database) with 3 or more\n\n",
                                 family.name, device.name, device.cc(), samples.size(), all.groups);
   TextTable table({{"factor applies where", Align::Left}, {"trials"}, {"in the space file"}, {"fitted"}});
   for (std::size_t f = 0; f < features; ++f) {
@@ -67,7 +88,9 @@ CommandRunner add_calibrate_command(CLI::App& app) {
       "Fit a family's cost-model calibration factors (the space file's \"calibration\") to the verified "
       "trials in a database, per device, and report how well the model ranks each shape's measured "
       "variants with and without them");
-  cmd->add_option("--db", o->db, "Tuning database holding the trials")->capture_default_str();
+  cmd->add_option("--db", o->dbs, "Tuning database holding the trials; repeatable (each database's shapes are "
+                                  "compared within it)")
+      ->capture_default_str();
   cmd->add_option("--family", o->family, "The family to calibrate")->capture_default_str();
   cmd->add_option("--space-file", o->space_files, "Space file of a family tuned with --space-file; repeatable");
   cmd->add_option("--device", o->device, "Only devices whose name contains this text");
@@ -83,17 +106,11 @@ CommandRunner add_calibrate_command(CLI::App& app) {
       throw UserError(fmt::format("--family {}: its space file has no \"calibration\" factors to fit; add "
                                   "{{\"factors\": [[\"RULE\", 1.0], ...]}}",
                                   family.name));
-    auto db = TuningDb::open(o->db, DbMode::ReadOnly);
     std::string text;
-    for (const auto& [device_id, device] : db->devices()) {
-      if (!o->device.empty() && device.name.find(o->device) == std::string::npos) continue;
-      if (!family.supports_cc(device.cc())) continue;
-      const auto samples = calibration_samples(*db, device_id, device_limits(device), family);
-      if (samples.empty()) continue;
-      text += render_calibration(family, device, samples, o->ridge) + "\n";
-    }
+    for (const auto& [name, entry] : samples_by_device(*o, family))
+      if (!entry.second.empty()) text += render_calibration(family, entry.first, entry.second, o->ridge) + "\n";
     if (text.empty())
-      throw UserError(fmt::format("{}: no verified {} trials{}; tune some shapes first", o->db, family.name,
+      throw UserError(fmt::format("--db: no verified {} trials{}; tune some shapes first", family.name,
                                   o->device.empty() ? "" : " on a device matching --device " + o->device));
     std::fwrite(text.data(), 1, text.size(), stdout);
     return 0;

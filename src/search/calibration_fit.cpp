@@ -62,10 +62,10 @@ std::vector<double> ranks(const std::vector<double>& values) {
   return r;
 }
 
-std::vector<CalibrationSample> subset(const std::vector<CalibrationSample>& samples, const std::set<std::string>& groups) {
+std::vector<CalibrationSample> subset(const std::vector<CalibrationSample>& samples, const std::set<std::string>& shapes) {
   std::vector<CalibrationSample> out;
   for (const auto& s : samples)
-    if (groups.count(s.group)) out.push_back(s);
+    if (shapes.count(s.shape)) out.push_back(s);
   return out;
 }
 
@@ -128,9 +128,10 @@ RankingQuality ranking_quality(const std::vector<CalibrationSample>& samples, co
 
 RankingQuality cross_validated_quality(const std::vector<CalibrationSample>& samples, std::size_t feature_count,
                                        double ridge) {
-  std::set<std::string> halves[2];
+  std::set<std::string> shapes, halves[2];
+  for (const auto& s : samples) shapes.insert(s.shape);
   std::size_t i = 0;
-  for (const auto& [name, members] : by_group(samples)) halves[i++ % 2].insert(name);
+  for (const auto& shape : shapes) halves[i++ % 2].insert(shape);
   RankingQuality total;
   double rho_sum = 0, log_regret_sum = 0;
   for (int held = 0; held < 2; ++held) {

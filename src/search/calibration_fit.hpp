@@ -10,7 +10,8 @@
 namespace cl2 {
 
 struct CalibrationSample {
-  std::string group;              // the problem whose variants are compared with each other
+  std::string shape;              // the problem (held out together in cross-validation)
+  std::string group;              // the variants compared with each other: one problem in one run
   double log_base_cost = 0;       // log of the uncalibrated model cost
   std::vector<bool> features;     // which calibration factors apply
   double log_time = 0;            // log of the measured time
@@ -30,8 +31,9 @@ std::vector<double> fit_log_factors(const std::vector<CalibrationSample>& sample
 
 RankingQuality ranking_quality(const std::vector<CalibrationSample>& samples, const std::vector<double>& log_factors);
 
-// Fits on every other group (in name order) and judges on the rest, then the other way round; the
-// quality of the two held-out halves together. What a fit can be expected to do on new shapes.
+// Fits on every other shape (in name order, all its groups together) and judges on the rest, then
+// the other way round; the quality of the two held-out halves together. What a fit can be expected
+// to do on shapes it has not seen.
 RankingQuality cross_validated_quality(const std::vector<CalibrationSample>& samples, std::size_t feature_count,
                                        double ridge);
 

@@ -9,7 +9,8 @@
 namespace cl2 {
 
 std::vector<CalibrationSample> calibration_samples(const TuningDb& db, std::int64_t device_id,
-                                                   const DeviceLimits& limits, const FamilySpec& family) {
+                                                   const DeviceLimits& limits, const FamilySpec& family,
+                                                   const std::string& run) {
   std::vector<CalibrationSample> samples;
   std::map<std::int64_t, std::optional<KernelConfig>> configs;  // kernel id -> config, if the family's
   for (const Problem& problem : db.problems_with_trials(device_id)) {
@@ -23,7 +24,7 @@ std::vector<CalibrationSample> calibration_samples(const TuningDb& db, std::int6
         }
       if (!it->second) continue;
       const ExprVariables vars = config_variables(family, *it->second, problem, limits);
-      samples.push_back({problem.text(), std::log(uncalibrated_cost(family, vars)),
+      samples.push_back({problem.text(), run + " " + problem.text(), std::log(uncalibrated_cost(family, vars)),
                          calibration_features(family, vars), std::log(trial.time_us)});
     }
   }

@@ -1,7 +1,9 @@
 #pragma once
 // The measured trials a family's calibration is fitted to: every verified trial of the family's
 // kernels on one device, with the model's uncalibrated estimate and calibration features for it.
+// `run` tells databases apart: a shape's trials are compared with each other only within one.
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "db/tuning_db.hpp"
@@ -12,6 +14,7 @@
 namespace cl2 {
 
 std::vector<CalibrationSample> calibration_samples(const TuningDb& db, std::int64_t device_id,
-                                                   const DeviceLimits& limits, const FamilySpec& family);
+                                                   const DeviceLimits& limits, const FamilySpec& family,
+                                                   const std::string& run);
 
 }  // namespace cl2
