@@ -162,3 +162,27 @@ TEST(TuneFakeGpu, SeedsTryTheWinnerOfTheNearestTunedShapeFirst) {
   ASSERT_EQ(trials.size(), 1u);
   EXPECT_EQ(db->kernel(trials.front().kernel_id)->config_json, seed);
 }
+
+// Three variants: 20.5 us that screens lucky at 19.7, 20.0 and 21.0. The lucky one screens best;
+// with finalists, the 20.0 (within 4% of it) is timed again side by side and wins; 21.0 is not a
+// finalist. With --finalists 1 the best screening time wins, as before.
+TEST(TuneFakeGpu, FinalistsSettleCloseScreeningTimesSideBySide) {
+  for (const int finalists : {3, 1}) {
+    ScratchDir dir;
+    const auto r = run_tool(tune_args(dir, "[[64, 64, 64]]", "naive_lucky") +
+                                " --finalists " + std::to_string(finalists), dir);
+    ASSERT_EQ(r.status, 0) << r.err;
+    auto db = TuningDb::open(dir.file("t.sqlite"), DbMode::ReadOnly);
+    const auto winner = db->winner(db->devices().front().first, kSmall);
+    ASSERT_TRUE(winner.has_value());
+    const std::string config = db->kernel(winner->kernel_id)->config_json;
+    if (finalists == 3) {
+      EXPECT_NE(config.find("\"US10\":200"), std::string::npos) << config;
+      EXPECT_DOUBLE_EQ(winner->time_us, 20.0);
+    } else {
+      EXPECT_NE(config.find("\"US10\":205"), std::string::npos) << config;
+      EXPECT_DOUBLE_EQ(winner->time_us, 20.5);  // the final round's time, not the lucky screening
+    }
+    EXPECT_EQ(winner->candidates_timed, 3);
+  }
+}

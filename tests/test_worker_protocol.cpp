@@ -41,6 +41,13 @@ KernelRun kernel_run() {
   return run;
 }
 
+KernelRun second_kernel_run() {
+  KernelRun run = kernel_run();
+  run.cubin_path = "/cache/12/3456.cubin";
+  run.config.params["BN"] = 128;
+  return run;
+}
+
 WorkerRequest request_round_trip(const WorkerRequest& request) {
   return worker_request_from_json(over_the_wire(to_json(request)));
 }
@@ -53,7 +60,8 @@ TEST(WorkerProtocol, EveryRequestRoundTrips) {
       ProblemRequest{{{3000, 4096, 77}, Layout::NN, Accum::F16}},
       BaselinesRequest{12, rule(5), rule(15)},
       TrialRequest{kernel_run()},
-      FinalRequest{kernel_run()},
+      FinalRequest{{kernel_run()}},
+      FinalRequest{{kernel_run(), second_kernel_run()}},
       ProfileRequest{kernel_run(), LtAlgoConfig{66, "64x32", "64xAUTO", 1, "none", 0, 3, "1x2x1"}, 12},
       ProfileRequest{kernel_run(), std::nullopt, 64},
       QuitRequest{},
@@ -61,8 +69,7 @@ TEST(WorkerProtocol, EveryRequestRoundTrips) {
   for (const auto& request : requests) {
     EXPECT_EQ(request_round_trip(request), request) << to_json(request).dump();
   }
-  // Trial and final carry the same fields; the op alone tells them apart.
-  EXPECT_TRUE(std::holds_alternative<FinalRequest>(request_round_trip(FinalRequest{kernel_run()})));
+  EXPECT_TRUE(std::holds_alternative<FinalRequest>(request_round_trip(FinalRequest{{kernel_run()}})));
 }
 
 TEST(WorkerProtocol, RequestsSayTheirOp) {
@@ -162,19 +169,24 @@ TEST(WorkerProtocol, TrialRepliesRoundTripInEveryStatus) {
   EXPECT_TRUE(std::isnan(back.tolerance));
 }
 
-TEST(WorkerProtocol, FinalReplyRoundTripsKeyedByProviderName) {
-  const FinalReply reply{{{Provider::Ours, stats(20)},
-                          {Provider::CublasNn, stats(24)},
-                          {Provider::CublasTn, stats(23)},
-                          {Provider::CublasltHeuristic, stats(22)},
-                          {Provider::CublasltAutotune, stats(21)}},
-                         0.004};
+TEST(WorkerProtocol, FinalReplyRoundTripsFinalistsInOrderAndLibrariesByName) {
+  FinalReply reply;
+  reply.finalists = {{stats(20), 0.004}, {stats(19.5), 0.002}, {stats(21), kNotMeasured}};
+  reply.times = {{Provider::CublasNn, stats(24)},
+                 {Provider::CublasTn, stats(23)},
+                 {Provider::CublasltHeuristic, stats(22)},
+                 {Provider::CublasltAutotune, stats(21)}};
   const json wire = over_the_wire(to_json(reply));
   EXPECT_TRUE(wire.at("times").contains("cublaslt_autotune"));
-  EXPECT_EQ(final_reply_from_json(wire), reply);
+  EXPECT_TRUE(wire.at("finalists").at(2).at("max_diff").is_null());
+  const FinalReply back = final_reply_from_json(wire);
+  ASSERT_EQ(back.finalists.size(), 3u);
+  EXPECT_EQ(back.finalists[1], reply.finalists[1]);
+  EXPECT_TRUE(std::isnan(back.finalists[2].max_diff));
+  EXPECT_EQ(back.times, reply.times);
 
   json unknown = wire;
-  unknown["times"]["cutlass"] = unknown["times"]["ours"];
+  unknown["times"]["cutlass"] = unknown["times"]["cublas_nn"];
   EXPECT_THROW(final_reply_from_json(unknown), std::invalid_argument);
 }
 

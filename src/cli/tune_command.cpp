@@ -93,6 +93,12 @@ CommandRunner add_tune_command(CLI::App& app) {
                    "Candidates per shape, cheapest first by the families' cost models (0 = all); a variant that "
                    "does not compile clean (spills, ptxas warnings) gives its slot to the next")
       ->capture_default_str();
+  tune->add_option("--finalists", options->finalists,
+                   "The best candidates (those within 4% of the best screening time, at most this many) "
+                   "timed again side by side with each other and the libraries under the final rule; the "
+                   "fastest there wins (1 = the best screening time wins)")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
   tune->add_option("--seeds", options->seeds,
                    "Of each shape's candidates, this many are the winners the database holds for the "
                    "nearest tuned shapes of the same GPU, layout and accumulator (distance in log M, N, K), "

@@ -146,10 +146,15 @@ ProviderTimes ProblemMeasurement::time_side_by_side(const std::vector<ProviderCa
                                                      const StopRule& rule) {
   std::vector<TimedCall> timed;
   for (const auto& call : calls) timed.push_back(call.call);
-  const std::vector<TimingStats> stats = gpu_.timer.interleaved(timed, rule);
+  const std::vector<TimingStats> stats = time_interleaved(timed, rule);
   ProviderTimes times;
   for (std::size_t i = 0; i < calls.size(); ++i) times[calls[i].provider] = stats[i];
   return times;
+}
+
+std::vector<TimingStats> ProblemMeasurement::time_interleaved(const std::vector<TimedCall>& calls,
+                                                             const StopRule& rule) {
+  return gpu_.timer.interleaved(calls, rule);
 }
 
 CallTrace ProblemMeasurement::trace_kernels(const TimedCall& call) {

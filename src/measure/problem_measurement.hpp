@@ -89,6 +89,8 @@ class ProblemMeasurement {
 
   // GPU time of each call, in shuffled rounds side by side until `rule` stops (IntervalTimer).
   ProviderTimes time_side_by_side(const std::vector<ProviderCall>& calls, const StopRule& rule);
+  // The same for calls that need not be of distinct providers (several of ours), in their order.
+  std::vector<TimingStats> time_interleaved(const std::vector<TimedCall>& calls, const StopRule& rule);
 
   // The kernels one launch of `call` runs, as a verification pass launches it: alone, on the
   // measurement's stream (KernelTracer; absent, with the reason, where CUPTI is not available).

@@ -2,6 +2,8 @@
 // deterministic made-up numbers (a hash of the kernel configuration), and misbehaves on request
 // so the parent's recovery paths can be tested: a config parameter FAULT = 1 makes it crash like a
 // kernel with an illegal address would, FAULT = 2 makes it hang until the watchdog kills it.
+// A config parameter US10 sets its time (in tenths of a microsecond); FAULT = 6 makes its trial
+// screen 4% faster than the final round then times it (a lucky screening).
 // CL2_FAKE_TRIAL_DELAY_MS slows each trial down, so a test can kill a run in the middle;
 // CL2_FAKE_TRIAL_LOG names a file that gets one line per trial request, so a test can count them.
 // With --trace-kernels its traces are made up too, but only where CUPTI loads (the real loader, so
@@ -120,7 +122,7 @@ class FakeBackend final : public WorkerBackend {
     }
     if (fault != config.params.end() && fault->second == 2)
       for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
-    const double us = time_of(config);
+    const double us = time_of(config) * (fault != config.params.end() && fault->second == 6 ? 0.96 : 1.0);
     const bool side_stream = fault != config.params.end() && fault->second == 5;
     return {TrialStatus::Ok, "", 0.0, 0.01, fake_stats(us), fake_stats(48.0),
             fake_trace(trace_kernels_, {"cl2_gemm"}, us, side_stream)};
@@ -135,16 +137,19 @@ class FakeBackend final : public WorkerBackend {
   }
 
   FinalReply final_round(const FinalRequest& request) override {
-    // Clocks as NVML would report them on the H200 (rated 1980 MHz), two rounds throttled.
-    TimingStats ours = fake_stats(time_of(request.kernel.config));
-    ours.sm_clock_mhz = 1980;
-    ours.throttled_rounds = 2;
-    return {{{Provider::Ours, ours},
-             {Provider::CublasTn, fake_stats(50.0)},
-             {Provider::CublasNn, fake_stats(51.0)},
-             {Provider::CublasltHeuristic, fake_stats(49.0)},
-             {Provider::CublasltAutotune, fake_stats(48.0)}},
-            0.0};
+    FinalReply reply;
+    for (const auto& run : request.finalists) {
+      // Clocks as NVML would report them on the H200 (rated 1980 MHz), two rounds throttled.
+      TimingStats ours = fake_stats(time_of(run.config));
+      ours.sm_clock_mhz = 1980;
+      ours.throttled_rounds = 2;
+      reply.finalists.push_back({ours, 0.0});
+    }
+    reply.times = {{Provider::CublasTn, fake_stats(50.0)},
+                   {Provider::CublasNn, fake_stats(51.0)},
+                   {Provider::CublasltHeuristic, fake_stats(49.0)},
+                   {Provider::CublasltAutotune, fake_stats(48.0)}};
+    return reply;
   }
 
  private:
@@ -166,6 +171,7 @@ class FakeBackend final : public WorkerBackend {
 
   // A made-up time per configuration, the same in every run.
   static double time_of(const KernelConfig& config) {
+    if (const auto set = config.params.find("US10"); set != config.params.end()) return double(set->second) / 10;
     const std::string hash = content_hash(config.to_json());
     return 10.0 + double(std::stoul(hash.substr(0, 6), nullptr, 16) % 1000) / 10.0;
   }

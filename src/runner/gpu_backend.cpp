@@ -111,15 +111,26 @@ class GpuBackend final : public WorkerBackend {
   }
 
   FinalReply final_round(const FinalRequest& request) override {
+    if (request.finalists.empty()) throw std::runtime_error("final round without finalists");
     ProblemMeasurement& problem = held_problem();
-    const auto kernel = problem.prepare_kernel(request.kernel.cubin_path, request.kernel.launch);
-    std::vector<ProviderCall> calls = {kernel_call(*kernel)};
-    const double diff = problem.max_diff(calls.front().call);
-    if (!passes_verification(diff, problem.tolerance()))
-      throw std::runtime_error(fmt::format("winner failed re-verification: max_diff {:.4g}", diff));
-    for (const Provider provider : problem.library_providers())
-      calls.push_back(problem.library_call(provider));
-    return {problem.time_side_by_side(calls, request.kernel.stop), diff};
+    std::vector<std::unique_ptr<PreparedKernel>> kernels;
+    std::vector<TimedCall> calls;
+    FinalReply reply;
+    for (const auto& run : request.finalists) {
+      kernels.push_back(problem.prepare_kernel(run.cubin_path, run.launch));
+      calls.push_back(kernel_call(*kernels.back()).call);
+      const double diff = problem.max_diff(calls.back());
+      if (!passes_verification(diff, problem.tolerance()))
+        throw std::runtime_error(fmt::format("finalist {} failed re-verification: max_diff {:.4g}",
+                                             run.config.label(), diff));
+      reply.finalists.push_back({{}, diff});
+    }
+    const std::vector<Provider> libraries = problem.library_providers();
+    for (const Provider provider : libraries) calls.push_back(problem.library_call(provider).call);
+    const std::vector<TimingStats> stats = problem.time_interleaved(calls, request.finalists.front().stop);
+    for (std::size_t i = 0; i < reply.finalists.size(); ++i) reply.finalists[i].stats = stats[i];
+    for (std::size_t i = 0; i < libraries.size(); ++i) reply.times[libraries[i]] = stats[reply.finalists.size() + i];
+    return reply;
   }
 
   ProfileReply profile(const ProfileRequest& request) override {

@@ -135,7 +135,11 @@ json request_json(const BaselinesRequest& r) {
                               {"final", to_json(r.final_rule)}});
 }
 json request_json(const TrialRequest& r) { return with_op(kTrial, to_json(r.kernel)); }
-json request_json(const FinalRequest& r) { return with_op(kFinal, to_json(r.kernel)); }
+json request_json(const FinalRequest& r) {
+  json finalists = json::array();
+  for (const auto& run : r.finalists) finalists.push_back(to_json(run));
+  return with_op(kFinal, {{"finalists", finalists}});
+}
 json request_json(const ProfileRequest& r) {
   json body = to_json(r.kernel);
   body["library_algo"] = lt_algo_to_json(r.library_algo);
@@ -158,7 +162,11 @@ WorkerRequest worker_request_from_json(const json& j) {
     return BaselinesRequest{j.at("max_algos").get<int>(), stop_rule_from_json(j.at("screen")),
                             stop_rule_from_json(j.at("final"))};
   if (op == kTrial) return TrialRequest{kernel_run_from_json(j)};
-  if (op == kFinal) return FinalRequest{kernel_run_from_json(j)};
+  if (op == kFinal) {
+    FinalRequest request;
+    for (const auto& run : j.at("finalists")) request.finalists.push_back(kernel_run_from_json(run));
+    return request;
+  }
   if (op == kProfile)
     return ProfileRequest{kernel_run_from_json(j), lt_algo_at(j, "library_algo"), j.at("max_algos").get<int>()};
   if (op == kQuit) return QuitRequest{};
@@ -225,16 +233,20 @@ TrialReply trial_reply_from_json(const json& j) {
 }
 
 json to_json(const FinalReply& reply) {
+  json finalists = json::array();
+  for (const auto& f : reply.finalists)
+    finalists.push_back({{"stats", to_json(f.stats)}, {"max_diff", number_or_null(f.max_diff)}});
   json times = json::object();
   for (const auto& [provider, stats] : reply.times) times[std::string(to_string(provider))] = to_json(stats);
-  return ok_reply({{"times", times}, {"max_diff", number_or_null(reply.max_diff)}});
+  return ok_reply({{"finalists", finalists}, {"times", times}});
 }
 
 FinalReply final_reply_from_json(const json& j) {
   FinalReply reply;
+  for (const auto& f : j.at("finalists"))
+    reply.finalists.push_back({timing_stats_from_json(f.at("stats")), number_or_nan(f, "max_diff")});
   for (const auto& [name, stats] : j.at("times").items())
     reply.times[parse_provider(name)] = timing_stats_from_json(stats);
-  reply.max_diff = number_or_nan(j, "max_diff");
   return reply;
 }
 

@@ -61,9 +61,10 @@ struct TrialRequest {
   bool operator==(const TrialRequest&) const = default;
 };
 
-// "final": verify the winner again and time it side by side with every library call.
+// "final": verify the finalists (the best trials, the leader first) again and time them side by
+// side with each other and with every library call, under the first one's stopping rule.
 struct FinalRequest {
-  KernelRun kernel;
+  std::vector<KernelRun> finalists;
   bool operator==(const FinalRequest&) const = default;
 };
 
@@ -128,9 +129,15 @@ struct TrialReply {
   bool operator==(const TrialReply&) const = default;
 };
 
+struct FinalistTiming {
+  TimingStats stats;
+  double max_diff = kNotMeasured;  // checked again right before the round
+  bool operator==(const FinalistTiming&) const = default;
+};
+
 struct FinalReply {
-  std::map<Provider, TimingStats> times;  // ours and every library call timed
-  double max_diff = kNotMeasured;
+  std::vector<FinalistTiming> finalists;   // in the order asked
+  std::map<Provider, TimingStats> times;   // every library call timed
   bool operator==(const FinalReply&) const = default;
 };
 

@@ -20,6 +20,7 @@ struct TuneOptions {
   ShardSpec shard;                           // --shard I/N: this machine's part of the shapes
   std::size_t max_candidates = 24;       // per shape, after ordering by the cost model
   std::size_t seeds = 0;                 // of those, winners of the nearest tuned shapes (search/seeds.hpp)
+  std::size_t finalists = 3;             // settled side by side in the final round (shape_tuner.cpp)
   double budget_seconds = 0;             // 0 = no limit
   bool compile_only = false;
   std::string arch;                      // compile-only target when no GPU decides it
