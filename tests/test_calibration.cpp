@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <map>
 
 #include "core/errors.hpp"
 #include "search/calibration_fit.hpp"
@@ -130,10 +131,54 @@ TEST(Calibration, CommandFitsTrialsOfATunedDatabase) {
   EXPECT_NE(r.out.find("with the fitted factors"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("[\"VARIANT <= 3\", "), std::string::npos) << r.out;
 
-  const auto uncalibrated = run_tool("calibrate --db " + db + test_family_args("naive_many"), dir);
-  EXPECT_EQ(uncalibrated.status, 2);
-  EXPECT_NE(uncalibrated.err.find("no \"calibration\" factors"), std::string::npos) << uncalibrated.err;
+  // The family's scale too: the file has none yet; the fit prints one in the file's syntax.
+  EXPECT_NE(r.out.find("in the space file none"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"scale\": "), std::string::npos) << r.out;
   const auto nothing = run_tool("calibrate --db " + db + family + " --device NoSuchGpu", dir);
   EXPECT_EQ(nothing.status, 2);
   EXPECT_NE(nothing.err.find("no verified naive_calibrated trials"), std::string::npos) << nothing.err;
+}
+
+TEST(Calibration, FitScaleIsWhatTheFactorsLeaveOfTheMeasuredTime) {
+  const std::vector<double> truth = {0.3, -0.2, 0.1};
+  // exact_samples: log time = log base + factors + 5 * group, groups 0..11: a mean of 27.5.
+  EXPECT_NEAR(fit_log_scale(exact_samples(truth), truth), 27.5, 1e-9);
+  EXPECT_EQ(fit_log_scale({}, truth), 0.0);
+}
+
+namespace {
+
+std::string scaled_space(const std::string& name, const std::string& cost, const std::string& scale) {
+  return R"({"family": ")" + name + R"(", "template": "toy.cuh", "min_cc": 80, "max_cc": 90,
+    "params": {"V": [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16]}, "diversity": ["V"],
+    "constraints": [], "launch": {"threads": "128", "grid": ["1", "1", "1"], "smem_bytes": "0"},)" +
+         (scale.empty() ? "" : R"("calibration": {"scale": )" + scale + "},") + R"("cost_us": ")" + cost + R"("})";
+}
+
+std::map<std::string, int> slots_by_family(const std::string& cheap_scale, const std::string& dear_scale) {
+  const FamilySpec cheap = parse_family_spec(scaled_space("cheap", "V", cheap_scale), "c.json", "", "toy.cuh");
+  const FamilySpec dear = parse_family_spec(scaled_space("dear", "100 + V", dear_scale), "d.json", "", "toy.cuh");
+  std::map<std::string, int> slots;
+  for (const auto& c : plan_candidates({&cheap, &dear}, {{64, 64, 64}, Layout::TN, Accum::F32},
+                                       limits_for_arch("sm_90a"), 12))
+    ++slots[c.family->name];
+  return slots;
+}
+
+}  // namespace
+
+// Without scales each family is guaranteed a quarter of the slots; with them, two, and the rest go
+// by cost in the common unit the scales make.
+TEST(Calibration, ScalesPutFamiliesCostsInOneUnitForTheSlots) {
+  EXPECT_EQ(slots_by_family("", ""), (std::map<std::string, int>{{"cheap", 9}, {"dear", 3}}));
+  EXPECT_EQ(slots_by_family("1.0", ""), (std::map<std::string, int>{{"cheap", 9}, {"dear", 3}}));
+  EXPECT_EQ(slots_by_family("1.0", "1.0"), (std::map<std::string, int>{{"cheap", 10}, {"dear", 2}}));
+  // "dear" measured 100x faster than its estimate: now its variants are the cheap ones.
+  EXPECT_EQ(slots_by_family("1.0", "0.01"), (std::map<std::string, int>{{"cheap", 2}, {"dear", 10}}));
+  try {
+    parse_family_spec(scaled_space("bad", "V", "-1"), "bad.json", "", "toy.cuh");
+    FAIL() << "a negative scale was accepted";
+  } catch (const UserError& e) {
+    EXPECT_NE(std::string(e.what()).find("calibration scale must be positive"), std::string::npos) << e.what();
+  }
 }

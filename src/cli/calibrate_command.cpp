@@ -72,10 +72,16 @@ std::string render_calibration(const FamilySpec& family, const DeviceInfo& devic
   out += quality_row("with the fitted factors", all);
   out += quality_row("fitted on half the shapes, judged on the others", cross_validated_quality(samples, features, ridge));
   out += "\n  (top-1 regret: the model's first choice's time over the best measured, geomean over shapes)\n";
-  out += "  The fitted factors in the space file's syntax (\"calibration\": {\"factors\": [...]}):\n";
+  const double scale = std::exp(fit_log_scale(samples, fitted));
+  out += fmt::format("  Scale (measured time over the calibrated estimate, geomean over the trials): {:.3f}, in "
+                     "the space file {}\n",
+                     scale, family.calibration_scale ? format_fixed(*family.calibration_scale, 3) : "none");
+  out += "  The fitted calibration in the space file's syntax (\"calibration\": {...}):\n";
+  out += fmt::format("    \"scale\": {:.3f},\n    \"factors\": [", scale);
   for (std::size_t f = 0; f < features; ++f)
-    out += fmt::format("    [\"{}\", {:.3f}]{}\n", family.calibration[f].text, std::exp(fitted[f]),
+    out += fmt::format("\n      [\"{}\", {:.3f}]{}", family.calibration[f].text, std::exp(fitted[f]),
                        f + 1 < features ? "," : "");
+  out += features > 0 ? "\n    ]\n" : "]\n";
   return out;
 }
 
@@ -85,9 +91,10 @@ CommandRunner add_calibrate_command(CLI::App& app) {
   auto o = std::make_shared<CalibrateOptions>();
   CLI::App* cmd = app.add_subcommand(
       "calibrate",
-      "Fit a family's cost-model calibration factors (the space file's \"calibration\") to the verified "
-      "trials in a database, per device, and report how well the model ranks each shape's measured "
-      "variants with and without them");
+      "Fit a family's cost-model calibration (the space file's \"calibration\": factors for its rules, "
+      "which rank a shape's variants, and a scale, which puts families' costs in one unit) to the "
+      "verified trials in a database, per device, and report how well the model ranks each shape's "
+      "measured variants with and without them");
   cmd->add_option("--db", o->dbs, "Tuning database holding the trials; repeatable (each database's shapes are "
                                   "compared within it)")
       ->capture_default_str();
@@ -102,10 +109,6 @@ CommandRunner add_calibrate_command(CLI::App& app) {
     std::vector<FamilySpec> extra;
     for (const auto& path : o->space_files) extra.push_back(load_family_file(path));
     const FamilySpec& family = *select_families({o->family}, extra).front();
-    if (family.calibration.empty())
-      throw UserError(fmt::format("--family {}: its space file has no \"calibration\" factors to fit; add "
-                                  "{{\"factors\": [[\"RULE\", 1.0], ...]}}",
-                                  family.name));
     std::string text;
     for (const auto& [name, entry] : samples_by_device(*o, family))
       if (!entry.second.empty()) text += render_calibration(family, entry.first, entry.second, o->ridge) + "\n";

@@ -100,6 +100,13 @@ std::vector<double> fit_log_factors(const std::vector<CalibrationSample>& sample
   return solve(normal, rhs);
 }
 
+double fit_log_scale(const std::vector<CalibrationSample>& samples, const std::vector<double>& log_factors) {
+  if (samples.empty()) return 0;
+  double sum = 0;
+  for (const auto& s : samples) sum += s.log_time - predicted(s, log_factors);
+  return sum / double(samples.size());
+}
+
 RankingQuality ranking_quality(const std::vector<CalibrationSample>& samples, const std::vector<double>& log_factors) {
   RankingQuality q;
   double rho_sum = 0, log_regret_sum = 0;

@@ -29,6 +29,10 @@ struct RankingQuality {
 std::vector<double> fit_log_factors(const std::vector<CalibrationSample>& samples, std::size_t feature_count,
                                     double ridge);
 
+// The log of the family's calibration scale: the mean over samples of log_time - log_base_cost -
+// log_factors . features (what is left of the measured time once the factors are applied).
+double fit_log_scale(const std::vector<CalibrationSample>& samples, const std::vector<double>& log_factors);
+
 RankingQuality ranking_quality(const std::vector<CalibrationSample>& samples, const std::vector<double>& log_factors);
 
 // Fits on every other shape (in name order, all its groups together) and judges on the rest, then

@@ -14,7 +14,7 @@ std::vector<bool> calibration_features(const FamilySpec& family, const ExprVaria
 }
 
 double model_cost(const FamilySpec& family, const ExprVariables& vars) {
-  double cost = uncalibrated_cost(family, vars);
+  double cost = uncalibrated_cost(family, vars) * family.calibration_scale.value_or(1.0);
   for (const auto& f : family.calibration)
     if (as_bool(f.when.eval(vars))) cost *= f.factor;
   return cost;

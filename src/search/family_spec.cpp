@@ -108,6 +108,12 @@ FamilySpec parse_family_spec(const std::string& json_text, const std::string& so
       spec.calibration.push_back({entry.at(0).get<std::string>(), parse_rule(entry.at(0), source, "calibration"),
                                   factor});
     }
+    if (const json calibration = j.value("calibration", json::object()); calibration.contains("scale")) {
+      const double scale = calibration.at("scale").get<double>();
+      if (!(scale > 0))
+        throw UserError(fmt::format("{}: calibration scale must be positive (got {})", source, scale));
+      spec.calibration_scale = scale;
+    }
     spec.compile_options = j.value("compile_options", std::vector<std::string>{});
     spec.diversity = j.value("diversity", std::vector<std::string>{});
     for (const auto& name : spec.diversity)

@@ -67,6 +67,9 @@ struct FamilySpec {
   std::vector<TensorMapSpec> tensor_maps;
   Expr cost_us;
   std::vector<CostFactor> calibration;  // applied by model_cost (search/cost_model.hpp)
+  // Measured time over calibrated estimate, on average over the trials calibrate fitted: puts the
+  // families' costs in one unit, so they can be compared when they share a shape's slots.
+  std::optional<double> calibration_scale;
   // Params whose values make candidates genuinely different; the plan takes the cheapest of each
   // distinct combination first, so a short list is not filled with near-copies of one config.
   std::vector<std::string> diversity;
