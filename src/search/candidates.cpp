@@ -174,22 +174,16 @@ std::vector<Candidate> plan_candidates(const std::vector<const FamilySpec*>& fam
     for (std::size_t i = 0; i < seeds.size(); ++i) seed_rank.emplace(seeds[i].to_json(), i);
   std::vector<std::pair<std::size_t, Candidate>> seeded;
   // Each family's cheapest candidates of distinct diversity keys are guaranteed a place: a quarter
-  // of the list per family when two share it (at least two), where the families' cost models are
-  // not calibrated against each other, since by cost alone one family could take every slot on
-  // shapes where the other wins (measured: sm80's model put 22 of 24 slots on K = 64 shapes sm90
-  // wins). Where every family's costs are scaled to measured time, two each, and the rest go by
-  // cost (measured on the H200 over grid-125: the quarter kept 6 of 24 slots on sm80 on every mid
-  // and large shape, where it never won).
+  // of the list per family when two share it (at least two). By cost alone one family could take
+  // every slot on shapes where the other wins (measured: sm80's uncalibrated model put 22 of 24
+  // slots on K = 64 shapes sm90 wins), and a family's calibration scale is an average over shapes:
+  // with scales and two guaranteed slots, sm90 got 2 of 24 on 64x64x4096 and lost its winner there
+  // (1.106x -> 0.921x of cuBLASLt on the H200), since sm90's model overestimates the smallest shapes.
   std::vector<Candidate> keep;
   std::size_t runnable = 0;
-  bool all_scaled = true;
-  for (const FamilySpec* family : families)
-    if (family->supports_cc(device.cc)) {
-      ++runnable;
-      all_scaled = all_scaled && family->calibration_scale.has_value();
-    }
+  for (const FamilySpec* family : families) runnable += family->supports_cc(device.cc);
   const std::size_t guaranteed =
-      all_scaled ? 2 : std::max<std::size_t>(2, max_candidates / (2 * std::max<std::size_t>(1, runnable)));
+      std::max<std::size_t>(2, max_candidates / (2 * std::max<std::size_t>(1, runnable)));
   std::map<std::string, std::int64_t> rejections;
   std::string unsupported;
   for (const FamilySpec* family : families) {
