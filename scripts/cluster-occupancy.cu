@@ -1,6 +1,6 @@
-// How many clusters of 1, 2 and 4 CTAs the GPU runs at once when each CTA needs a whole SM's
-// shared memory (as the sm90 family's CTAs do): the figure behind RESIDENT_CLUSTERS in
-// configs/spaces/sm90.json. Build and run on the GPU machine:
+// How many clusters of 1 to 8 CTAs the GPU runs at once when each CTA needs a whole SM's shared
+// memory (as the sm90 family's CTAs do): the figures behind RESIDENT_CLUSTERS and
+// DSMEM_RESIDENT_CTAS in configs/spaces/sm90.json. Build and run on the GPU machine:
 //   nvcc -arch=sm_90a -o /tmp/cluster-occupancy scripts/cluster-occupancy.cu && /tmp/cluster-occupancy
 #include <cstdio>
 
@@ -18,7 +18,7 @@ int main() {
   cudaFuncSetAttribute(one_cta_per_sm, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
   std::printf("%s, %d SMs, %d bytes of shared memory per CTA\n", prop.name, prop.multiProcessorCount, smem);
   for (int threads : {256, 384})
-    for (int cluster : {1, 2, 4, 8}) {
+    for (int cluster = 1; cluster <= 8; ++cluster) {
       cudaLaunchConfig_t config = {};
       config.gridDim = dim3(cluster * 1024);
       config.blockDim = dim3(threads);

@@ -121,17 +121,17 @@ __device__ __forceinline__ void cl2_store_quad(const Cl2GemmParams& p, int row, 
   }
 }
 
-// Adds the partials of `tile` over its 4-column groups [begin, end) (row-major, tile_cols / 4 per
-// row) in slice order and writes them to C at (row0, col0). Consecutive threads take consecutive
-// groups, so partial reads and C stores coalesce. Each pass loads `quads` groups of `slices`
-// slices at once before adding them in order: a loop that waits for each slice's load before the
-// next is a chain of split_k dependent L2 round trips, which made the reduction, not the GEMM, the
-// cost of a split (sm90 reduces small shares of many slices: many slices in flight; sm80 whole
-// tiles of few: many groups).
-template <int threads, int quads, int slices>
-__device__ __forceinline__ void cl2_splitk_reduce(const Cl2GemmParams& p, int tiles, int tile, int tile_rows,
-                                                  int tile_cols, int row0, int col0, int begin, int end,
-                                                  int group_thread) {
+// Adds the slices' partials of a tile over its 4-column groups [begin, end) (row-major, tile_cols
+// / 4 per row) in slice order and writes them to C at (row0, col0); load(slice, group, v) reads a
+// group of one slice's partial, wherever the partials are (global workspace, or the shared memory
+// of the cluster's CTAs). Consecutive threads take consecutive groups, so partial reads and C
+// stores coalesce. Each pass loads `quads` groups of `slices` slices at once before adding them in
+// order: a loop that waits for each slice's load before the next is a chain of split_k dependent
+// L2 round trips, which made the reduction, not the GEMM, the cost of a split (sm90 reduces small
+// shares of many slices: many slices in flight; sm80 whole tiles of few: many groups).
+template <int threads, int quads, int slices, typename Load>
+__device__ __forceinline__ void cl2_splitk_reduce(const Cl2GemmParams& p, int tile_cols, int row0, int col0,
+                                                  int begin, int end, int group_thread, Load load) {
 #pragma unroll 1
   for (int q0 = begin + group_thread; q0 < end; q0 += threads * quads) {
     float sum[quads][4];
@@ -144,9 +144,7 @@ __device__ __forceinline__ void cl2_splitk_reduce(const Cl2GemmParams& p, int ti
       for (int s = 0; s < slices; ++s)
 #pragma unroll
         for (int j = 0; j < quads; ++j)
-          if (s0 + s < p.split_k && q0 + j * threads < end)
-            cl2_ld_cg_f32x4(cl2_splitk_partial(p, tiles, tile, s0 + s, tile_rows * tile_cols) + (q0 + j * threads) * 4,
-                            v[s][j]);
+          if (s0 + s < p.split_k && q0 + j * threads < end) load(s0 + s, q0 + j * threads, v[s][j]);
 #pragma unroll
       for (int s = 0; s < slices; ++s)
 #pragma unroll
@@ -162,3 +160,13 @@ __device__ __forceinline__ void cl2_splitk_reduce(const Cl2GemmParams& p, int ti
     }
   }
 }
+
+// The loader of cl2_splitk_reduce for partials in the global workspace: a tile_elems-sized partial
+// per slice of `tile`, row-major.
+struct Cl2WorkspacePartials {
+  const Cl2GemmParams& p;
+  int tiles, tile, tile_elems;
+  __device__ __forceinline__ void operator()(int slice, int group, float (&v)[4]) const {
+    cl2_ld_cg_f32x4(cl2_splitk_partial(p, tiles, tile, slice, tile_elems) + group * 4, v);
+  }
+};

@@ -295,22 +295,58 @@ __device__ __forceinline__ void cl2_store_tma(const Cl2GemmParams& p,
 
 // ---- split-K ------------------------------------------------------------------------------------
 #if CL2_SPLITK
-// This slice stores its fp32 partial tile (row-major, two columns per 8-byte store), meets the
-// tile's other slices, then adds the slices' partials over its 1/split_k share of the tile and
-// writes that share of C (cl2_common.cuh). The consumers that write C form the group: both in
-// cooperative mode, consumer 0 alone with WG_KSPLIT (it holds the whole tile). Split-K is planned
-// for grids of one wave only, and never with ping-pong (which needs several tiles per CTA).
+// This slice stores its fp32 partial tile, meets the tile's other slices, then adds the slices'
+// partials over its 1/split_k share of the tile and writes that share of C (cl2_splitk_reduce).
+// The partials go through the workspace (row-major, two columns per 8-byte store; the slices meet
+// on a counter there), or with SPLIT_DSMEM through shared memory: the slices of a tile are the CTAs
+// of a cluster, each leaves its partial in its own ring (free once every wgmma of the tile is
+// done), and a share is read from each peer's shared memory. That spares the L2 round trips of
+// writing, fencing, counting and reading the partials back. The consumers that write C form the
+// group: both in cooperative mode, consumer 0 alone with WG_KSPLIT (it holds the whole tile).
+// Split-K is never planned with ping-pong (which needs several tiles per CTA).
 __device__ __forceinline__ void cl2_store_split(const Cl2GemmParams& p,
                                                 const Cl2Acc (&acc)[kSlices][CL2_WG_REGS],
-                                                const Cl2Work& work, int consumer, int thread, int warp,
-                                                int lane) {
+                                                const Cl2Work& work, unsigned ring, int consumer, int thread,
+                                                int warp, int lane) {
   static_assert(!kPingpong, "split-K tiles are not shared out by turns");
   const int tiles_n = cl2_tiles_n(p);
   const int tiles = cl2_tiles_m(p) * tiles_n;
   const int tile = work.tile_m * tiles_n + work.tile_n;
-  float* partial = cl2_splitk_partial(p, tiles, tile, work.slice, kBM * kBN);
   const int first_row = kWholeTile ? 0 : consumer * kWgRows;
+  constexpr int group = kEpiConsumers * 128;
+  constexpr int barrier = kEpiConsumers == 2 ? kBarrierSplitK : 2;
+  const int group_thread = consumer * 128 + thread;
   // The partial is laid out as C's part of the tile (row-major in C): with SWAP_AB, transposed.
+  constexpr int c_cols = kSwapAB ? kBM : kBN;
+#if CL2_SPLIT_DSMEM
+  constexpr int c_rows = kSwapAB ? kBN : kBM;
+  // Rows padded so that a warp's stores spread over the banks: 8 floats where a lane stores two
+  // columns (two wavefronts, the least 256 bytes take), 4 where lanes store along the columns.
+  constexpr int stride = c_cols + (kSwapAB ? 4 : 8);
+  static_assert(kStages * (kABytes + kBBytes) >= c_rows * stride * 4, "the partial fits in the ring");
+  // Both consumers' wgmma read the ring until their last k-block: none may overwrite it before.
+  if (kEpiConsumers == 2) cl2_named_sync<kBarrierSplitK, 256>();
+  cl2_for_each_pair(acc, warp, lane, [&](int row, int col, float lo, float hi) {
+    if (kSwapAB) {
+      cl2_st_shared_f32(ring + (col * stride + first_row + row) * 4, lo);
+      cl2_st_shared_f32(ring + ((col + 1) * stride + first_row + row) * 4, hi);
+    } else {
+      cl2_st_shared_f32x2(ring + ((first_row + row) * stride + col) * 4, lo, hi);
+    }
+  });
+  // Every thread of the cluster arrives (the producer's, having exited, count as arrived): every
+  // slice's partial is then in its CTA's shared memory and visible to the others.
+  cl2_cluster_sync();
+  (void)barrier;
+  (void)tiles;
+  (void)tile;
+  auto load = [&](int slice, int quad, float (&v)[4]) {
+    constexpr int groups = c_cols / 4;
+    cl2_ld_dsmem_f32x4(ring + ((quad / groups) * stride + quad % groups * 4) * 4, unsigned(slice), v);
+  };
+#else
+  (void)ring;
+  float* partial = cl2_splitk_partial(p, tiles, tile, work.slice, kBM * kBN);
   cl2_for_each_pair(acc, warp, lane, [&](int row, int col, float lo, float hi) {
     if (kSwapAB) {
       partial[col * kBM + first_row + row] = lo;
@@ -319,10 +355,9 @@ __device__ __forceinline__ void cl2_store_split(const Cl2GemmParams& p,
       cl2_st_global_f32x2(partial + (first_row + row) * kBN + col, lo, hi);
     }
   });
-  constexpr int group = kEpiConsumers * 128;
-  constexpr int barrier = kEpiConsumers == 2 ? kBarrierSplitK : 2;
-  const int group_thread = consumer * 128 + thread;
   cl2_splitk_meet<group, barrier>(p, tile, group_thread);
+  const Cl2WorkspacePartials load{p, tiles, tile, kBM * kBN};
+#endif
   constexpr int quads = kBM * kBN / 4;
   // 32-bit (quads * split_k stays far below 2^31): a 64-bit division here and in the work index
   // cost small split-K kernels ~0.3 us per call on the H200.
@@ -334,10 +369,14 @@ __device__ __forceinline__ void cl2_store_split(const Cl2GemmParams& p,
   // (measured on the H200, 2400 variants of 8 small-tile shapes: 64x64x12288 in 16 slices 6.5 us in
   // one pass of one quad per thread against 7.6 us in four passes of two; 8 slices 3% faster in one
   // pass than in two). Bigger tiles keep 2 x 4: their share per thread is larger, and ptxas spilled.
-  constexpr int c_rows = kSwapAB ? kBN : kBM, c_cols = kSwapAB ? kBM : kBN;
   const int c_row0 = kSwapAB ? work.tile_n * kBN : work.tile_m * kBM;
   const int c_col0 = kSwapAB ? work.tile_m * kBM : work.tile_n * kBN;
-  cl2_splitk_reduce<group, CL2_RED_QUADS, CL2_RED_SLICES>(p, tiles, tile, c_rows, c_cols, c_row0, c_col0, begin, end,
-                                                        group_thread);
+  cl2_splitk_reduce<group, CL2_RED_QUADS, CL2_RED_SLICES>(p, c_cols, c_row0, c_col0, begin, end, group_thread, load);
+#if CL2_SPLIT_DSMEM
+  // No CTA may leave, and its shared memory with it, while a peer still reads its partial (every
+  // read's value is summed and stored by now: no fence needed, and a release fence here waited for
+  // the C stores).
+  cl2_cluster_sync_relaxed();
+#endif
 }
 #endif

@@ -44,6 +44,23 @@ __device__ __forceinline__ void cl2_mbar_arrive_cluster(unsigned bar, unsigned c
       : "memory");
 }
 
+// ---- distributed shared memory ------------------------------------------------------------------
+__device__ __forceinline__ void cl2_st_shared_f32(unsigned addr, float x) {
+  asm volatile("st.shared.f32 [%0], %1;" ::"r"(addr), "f"(x) : "memory");
+}
+__device__ __forceinline__ void cl2_st_shared_f32x2(unsigned addr, float x, float y) {
+  asm volatile("st.shared.v2.f32 [%0], {%1, %2};" ::"r"(addr), "f"(x), "f"(y) : "memory");
+}
+// 16 bytes at shared-memory address `addr` of CTA `cta` of the cluster.
+__device__ __forceinline__ void cl2_ld_dsmem_f32x4(unsigned addr, unsigned cta, float (&v)[4]) {
+  asm volatile(
+      "{\n .reg .b32 remote;\n mapa.shared::cluster.u32 remote, %4, %5;\n"
+      " ld.shared::cluster.v4.f32 {%0, %1, %2, %3}, [remote];\n}\n"
+      : "=f"(v[0]), "=f"(v[1]), "=f"(v[2]), "=f"(v[3])
+      : "r"(addr), "r"(cta)
+      : "memory");
+}
+
 // ---- TMA (cp.async.bulk.tensor) ---------------------------------------------------------------
 __device__ __forceinline__ void cl2_tma_load_2d(unsigned dst, const Cl2TensorMap* map, unsigned bar,
                                                 int inner, int outer) {
@@ -155,6 +172,11 @@ __device__ __forceinline__ unsigned cl2_cluster_rank() {
 // .aligned, so that it stays correct wherever a warp's lanes might have diverged.
 __device__ __forceinline__ void cl2_cluster_sync() {
   asm volatile("barrier.cluster.arrive.release;\nbarrier.cluster.wait.acquire;" ::: "memory");
+}
+
+// The same without ordering memory (no fence): for a shared-memory lifetime, not for data.
+__device__ __forceinline__ void cl2_cluster_sync_relaxed() {
+  asm volatile("barrier.cluster.arrive.relaxed;\nbarrier.cluster.wait;" ::: "memory");
 }
 
 __device__ __forceinline__ void cl2_fence_barrier_init() {

@@ -357,6 +357,6 @@ extern "C" __global__ void __launch_bounds__(cl2_sm80::THREADS, 1)
   int* flag = reinterpret_cast<int*>(cl2_smem + RING_BYTES);
   if (!cl2_splitk_arrive<THREADS, 1>(p, tile, flag, tid)) return;
   constexpr int QUADS_PER_THREAD = BM * BN / 4 / THREADS;
-  cl2_splitk_reduce<THREADS, (QUADS_PER_THREAD < 8 ? QUADS_PER_THREAD : 8), 1>(p, tiles, tile, BM, BN, m0, n0, 0,
-                                                                               BM * BN / 4, tid);
+  cl2_splitk_reduce<THREADS, (QUADS_PER_THREAD < 8 ? QUADS_PER_THREAD : 8), 1>(
+      p, BN, m0, n0, 0, BM * BN / 4, tid, Cl2WorkspacePartials{p, tiles, tile, BM * BN});
 }

@@ -9,7 +9,8 @@
 // CLUSTER_N CTAs covers neighbouring tiles: the CTAs of a tile column share each B tile and those
 // of a tile row each A tile, each loading its share once and multicasting it, which divides the
 // bytes pulled from L2 (what bounds mid-size shapes). Split-K slices meet in the workspace and
-// reduce their tile together (cl2_common.cuh); with stream-K each CTA of a one-wave grid takes an
+// reduce their tile together (cl2_common.cuh), or with SPLIT_DSMEM form a cluster and read each
+// other's partials from shared memory; with stream-K each CTA of a one-wave grid takes an
 // equal share of all tiles' k-blocks and the CTAs that share a tile join their sums. Epilogue:
 // registers -> swizzled shared memory -> TMA store, or predicated direct stores where TMA cannot
 // address C (N % 8 != 0).
@@ -22,9 +23,10 @@
 //
 // Compile-time configuration (space file configs/spaces/sm90.json): CL2_BM, CL2_BN, CL2_STAGES,
 // CL2_CONSUMERS, CL2_ACC_CHAINS, CL2_PINGPONG, CL2_WG_KSPLIT, CL2_CLUSTER_M, CL2_CLUSTER_N, CL2_EPI_TMA,
-// CL2_STREAM_K, CL2_SWAP_AB, CL2_KB_PAIR, CL2_LAYOUT_TN, CL2_ACCUM_F16, CL2_SPLITK (the split-K epilogue is compiled only into
-// kernels that split; CL2_RED_QUADS and CL2_RED_SLICES shape its reduction's loads), CL2_WG_REGS and
-// the wgmma operand numbers. Run time: M, N, K, strides, split_k, raster_group (Cl2GemmParams).
+// CL2_STREAM_K, CL2_SWAP_AB, CL2_KB_PAIR, CL2_SPLIT_DSMEM, CL2_LAYOUT_TN, CL2_ACCUM_F16, CL2_SPLITK
+// (the split-K epilogue is compiled only into kernels that split; CL2_RED_QUADS and CL2_RED_SLICES
+// shape its reduction's loads), CL2_WG_REGS and the wgmma operand numbers. Run time: M, N, K,
+// strides, split_k, raster_group (Cl2GemmParams).
 #include "cl2_common.cuh"
 #include "cl2_sm90_ptx.cuh"
 #include "cl2_sm90_wgmma.cuh"
@@ -87,6 +89,8 @@ static_assert(!kWgSplitK || (kStages % 2 == 0 && kStages >= 4),
 static_assert(kBN % 8 == 0 && kBN <= 256 && CL2_WG_REGS % 4 == 0, "wgmma N, in 4-register operand pieces");
 static_assert(!kSwapAB || CL2_LAYOUT_TN, "swapped operands: both K-major (TN)");
 static_assert(kCluster <= 4, "clusters of up to 4 CTAs");
+static_assert(!CL2_SPLIT_DSMEM || (CL2_SPLITK && kCluster == 1 && !CL2_STREAM_K),
+              "SPLIT_DSMEM: the cluster is one tile's split-K slices, not a multicast group");
 static_assert(!CL2_STREAM_K || (kCluster == 1 && !kPingpong && !CL2_SPLITK),
               "stream-K shares k-blocks between single CTAs; it replaces split-K");
 static_assert(kTransB == 0 || kBN % 64 == 0, "NN loads B in 64-column chunks");
@@ -116,8 +120,9 @@ __device__ __forceinline__ const Cl2TensorMap* cl2_col_operand(const Cl2GemmPara
 }
 
 // Work item w of the cluster's sequence: slices of K outermost (so neighbouring clusters share
-// A rows and B columns in L2), then cluster tiles (kClusterM x kClusterN tiles) in grouped raster
-// order; CTA (cm, cn) of the cluster takes tile (cm, cn) of the cluster tile. 32-bit arithmetic,
+// A rows and B columns in L2; with SPLIT_DSMEM innermost, since one tile's slices form a cluster),
+// then cluster tiles (kClusterM x kClusterN tiles) in grouped raster order; CTA (cm, cn) of the
+// cluster takes tile (cm, cn) of the cluster tile. 32-bit arithmetic,
 // and no slice division in kernels that do not split: the producer works out its first item before
 // its first load, and with a 64-bit division there small kernels ran up to 0.3 us (10%) slower per
 // call on the H200 (1024x256x12288, 64x256x256).
@@ -125,7 +130,11 @@ __device__ __forceinline__ Cl2Work cl2_work_of(const Cl2GemmParams& p, int w, in
   const int cluster_rows = (cl2_tiles_m(p) + kClusterM - 1) / kClusterM;
   const int cluster_cols = (cl2_tiles_n(p) + kClusterN - 1) / kClusterN;
   const int k_blocks = cl2_k_blocks(p);
-#if CL2_SPLITK
+#if CL2_SPLIT_DSMEM
+  // One tile's slices are the CTAs of a cluster, consecutive in the grid, in slice order.
+  const int order = w / p.split_k, slice = w - order * p.split_k;
+  const int kb_begin = slice * k_blocks / p.split_k, kb_end = (slice + 1) * k_blocks / p.split_k;
+#elif CL2_SPLITK
   const int per_slice = cluster_rows * cluster_cols;
   const int slice = w / per_slice, order = w - slice * per_slice;
   const int kb_begin = slice * k_blocks / p.split_k, kb_end = (slice + 1) * k_blocks / p.split_k;
@@ -362,7 +371,7 @@ __device__ __forceinline__ void cl2_consume(const Cl2GemmParams& p, unsigned sme
     if (!cl2_streamk_join(p, acc, work, kWgSplitK ? 0 : consumer, thread)) continue;  // the owner writes it
 #endif
 #if CL2_SPLITK
-    cl2_store_split(p, acc, work, consumer, thread, warp, lane);
+    cl2_store_split(p, acc, work, smem_a, consumer, thread, warp, lane);
 #else
     const int row0 = work.tile_m * kBM + (kWholeTile ? 0 : consumer * kWgRows), col0 = work.tile_n * kBN;
 #if CL2_EPI_TMA

@@ -114,11 +114,12 @@ struct PinnedVariant {
 // pinned), each on shapes that break its tile, cluster and split into uneven pieces.
 std::vector<PinnedVariant> sm90_variant_kinds() {
   auto pins = [](int bm, int bn, int stages, int consumers, int chains, int pingpong, int ksplit, int cm, int cn,
-                 int epi, int persistent, int split, int stream_k = 0, int swap = 0, int pair = 0) {
+                 int epi, int persistent, int split, int stream_k = 0, int swap = 0, int pair = 0, int dsmem = 0) {
     return fmt::format("BM={},BN={},STAGES={},CONSUMERS={},ACC_CHAINS={},PINGPONG={},WG_KSPLIT={},CLUSTER_M={},"
-                       "CLUSTER_N={},EPI_TMA={},PERSISTENT={},SPLIT_K={},STREAM_K={},SWAP_AB={},KB_PAIR={},RASTER={}",
+                       "CLUSTER_N={},EPI_TMA={},PERSISTENT={},SPLIT_K={},STREAM_K={},SWAP_AB={},KB_PAIR={},"
+                       "SPLIT_DSMEM={},RASTER={}",
                        bm, bn, stages, consumers, chains, pingpong, ksplit, cm, cn, epi, persistent, split, stream_k,
-                       swap, pair, persistent || stream_k ? 4 : 1);
+                       swap, pair, dsmem, persistent || stream_k ? 4 : 1);
   };
   return {
       {"ksplit_deep_ring", pins(64, 48, 14, 2, 2, 0, 1, 1, 1, 0, 0, 1),
@@ -174,6 +175,18 @@ std::vector<PinnedVariant> sm90_variant_kinds() {
        R"([[1, 256, 12288], [100, 200, 4096], [130, 200, 192]])"},
       {"pair_streamk", pins(64, 64, 6, 1, 1, 0, 0, 1, 1, 0, 0, 1, 1, 0, 1),
        R"([[64, 4096, 4096], [100, 200, 4096], [1, 1, 64]])"},
+      // Split-K slices as a cluster, partials read from the peers' shared memory: 8, 4, 3 and 6
+      // slices, one or two consumers, WG_KSPLIT, swapped, pairs; grids of more than one wave.
+      {"splitk_dsmem_one_consumer", pins(64, 32, 16, 1, 2, 0, 0, 1, 1, 0, 0, 8, 0, 0, 0, 1),
+       R"([[1, 256, 12288], [1, 1, 8], [100, 200, 4096], [4096, 256, 4096]])"},
+      {"splitk_dsmem_cooperative", pins(128, 64, 8, 2, 1, 0, 0, 1, 1, 0, 0, 4, 0, 0, 0, 1),
+       R"([[130, 200, 72], [256, 1024, 12288], {"m": 300, "n": 512, "k": 4096, "accum": "f16"}])"},
+      {"splitk_dsmem_ksplit", pins(64, 96, 8, 2, 2, 0, 1, 1, 1, 0, 0, 3, 0, 0, 0, 1),
+       R"([[1, 1, 8], [130, 200, 72], [64, 2048, 4096]])"},
+      {"splitk_dsmem_swapped", pins(192, 32, 7, 1, 1, 0, 0, 1, 1, 0, 0, 4, 0, 1, 0, 1),
+       R"([[1, 1, 8], [64, 2048, 1024], [100, 1000, 4096]])"},
+      {"splitk_dsmem_pair", pins(64, 64, 6, 1, 1, 0, 0, 1, 1, 0, 0, 6, 0, 0, 1, 1),
+       R"([[256, 256, 12288], [100, 200, 4096], [130, 200, 192]])"},
   };
 }
 

@@ -49,12 +49,19 @@ TEST(Sm90Space, EveryCandidateKeepsTheRules) {
       const auto& g = c.launch;
       EXPECT_LE(g.smem_bytes, h200.smem_optin) << c.config.label();
       const bool stream_k = c.config.at("STREAM_K") == 1;
-      EXPECT_EQ(g.workspace_bytes > 0, c.config.at("SPLIT_K") > 1 || stream_k) << c.config.label();
+      const bool dsmem = c.config.at("SPLIT_DSMEM") == 1;
+      EXPECT_EQ(g.workspace_bytes > 0, (c.config.at("SPLIT_K") > 1 && !dsmem) || stream_k) << c.config.label();
       const std::int64_t cluster = c.config.at("CLUSTER_M") * c.config.at("CLUSTER_N");
       EXPECT_LE(cluster, 4) << c.config.label();
-      EXPECT_EQ(g.cluster[0], cluster) << c.config.label();
-      EXPECT_EQ(g.grid[0] % cluster, 0) << c.config.label();
-      if (c.config.at("SPLIT_K") > 1 || stream_k) EXPECT_LE(g.grid[0], h200.num_sms) << "one wave: " << c.config.label();
+      if (dsmem) {  // the cluster is one tile's slices
+        EXPECT_EQ(cluster, 1) << c.config.label();
+        EXPECT_GT(c.config.at("SPLIT_K"), 1) << c.config.label();
+        EXPECT_LE(c.config.at("SPLIT_K"), 8) << c.config.label();
+      }
+      EXPECT_EQ(g.cluster[0], dsmem ? c.config.at("SPLIT_K") : cluster) << c.config.label();
+      EXPECT_EQ(g.grid[0] % g.cluster[0], 0) << c.config.label();
+      if ((c.config.at("SPLIT_K") > 1 && !dsmem) || stream_k)
+        EXPECT_LE(g.grid[0], h200.num_sms) << "one wave: " << c.config.label();
       if (stream_k) EXPECT_EQ(cluster, 1) << c.config.label();
       if (c.config.at("WG_KSPLIT")) EXPECT_EQ(c.config.at("STAGES") % 2, 0) << c.config.label();
       EXPECT_EQ(g.threads, 128 * (c.config.at("CONSUMERS") + 1));
@@ -113,12 +120,12 @@ TEST(Sm90Compile, SassHoldsHgmmaAndTmaAcrossTheFeatures) {
     Accum accum;
   };
   auto params = [](int bm, int bn, int stages, int consumers, int chains, int pingpong, int ksplit, int cm, int cn,
-                   int epi, int split, int stream_k = 0, int swap = 0, int pair = 0) {
+                   int epi, int split, int stream_k = 0, int swap = 0, int pair = 0, int dsmem = 0) {
     return std::map<std::string, std::int64_t>{
         {"BM", bm},           {"BN", bn},          {"STAGES", stages},  {"CONSUMERS", consumers}, {"ACC_CHAINS", chains},
         {"PINGPONG", pingpong}, {"WG_KSPLIT", ksplit}, {"CLUSTER_M", cm}, {"CLUSTER_N", cn},
         {"EPI_TMA", epi},     {"PERSISTENT", stream_k ? 0 : 1}, {"SPLIT_K", split}, {"STREAM_K", stream_k},
-        {"SWAP_AB", swap},    {"KB_PAIR", pair},   {"RASTER", 8}};
+        {"SWAP_AB", swap},    {"KB_PAIR", pair},   {"SPLIT_DSMEM", dsmem}, {"RASTER", 8}};
   };
   const std::vector<std::pair<Sample, bool>> samples = {  // with whether the SASS multicasts
       {{params(128, 256, 4, 2, 1, 0, 0, 2, 1, 1, 1), Layout::TN, Accum::F32}, true},   // cooperative, B multicast, TMA store
@@ -133,6 +140,8 @@ TEST(Sm90Compile, SassHoldsHgmmaAndTmaAcrossTheFeatures) {
       {{params(64, 16, 16, 1, 1, 0, 0, 1, 1, 0, 4, 0, 1), Layout::TN, Accum::F16}, false},  // swapped, narrow, split-K, fp16
       {{params(64, 8, 11, 1, 1, 0, 0, 1, 1, 0, 1, 0, 0, 1), Layout::TN, Accum::F32}, false},  // k-block pairs, narrow
       {{params(64, 32, 8, 1, 2, 0, 0, 1, 2, 1, 1, 0, 1, 1), Layout::TN, Accum::F32}, true},   // pairs, swapped, 1x2 multicast
+      {{params(64, 64, 8, 1, 1, 0, 0, 1, 1, 0, 8, 0, 0, 1, 1), Layout::TN, Accum::F32}, false},  // split-K through DSMEM, pairs
+      {{params(64, 32, 12, 2, 1, 0, 1, 1, 1, 0, 4, 0, 1, 0, 1), Layout::TN, Accum::F16}, false}, // DSMEM, swapped, WG_KSPLIT
   };
   for (const auto& [s, multicast] : samples) {
     const KernelConfig config{"sm90", s.params};
@@ -150,5 +159,9 @@ TEST(Sm90Compile, SassHoldsHgmmaAndTmaAcrossTheFeatures) {
     // Pairs of k-blocks come in 3-D boxes (both atoms at once, or one atom of a multicast share).
     EXPECT_EQ(sass.find("UTMALDG.3D") != std::string::npos, s.params.at("KB_PAIR") == 1);
     EXPECT_EQ(sass.find("LDL"), std::string::npos) << "local memory in a kernel that must not spill";
+    // Split-K slices of a cluster meet on the cluster barrier, not on a counter in global memory.
+    const bool dsmem = s.params.at("SPLIT_DSMEM") == 1;
+    EXPECT_EQ(sass.find("UCGABAR_ARV") != std::string::npos, dsmem || multicast);
+    if (dsmem) EXPECT_EQ(sass.find("ATOMG"), std::string::npos);
   }
 }
