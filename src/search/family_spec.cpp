@@ -100,7 +100,8 @@ FamilySpec parse_family_spec(const std::string& json_text, const std::string& so
       spec.tensor_maps.push_back(std::move(tm));
     }
     spec.cost_us = parse_rule(j.at("cost_us"), source, "cost_us");
-    for (const auto& entry : j.value("calibration", json::object()).value("factors", json::array())) {
+    const json calibration = j.value("calibration", json::object());
+    for (const auto& entry : calibration.value("factors", json::array())) {
       const double factor = entry.at(1).get<double>();
       if (!(factor > 0))
         throw UserError(fmt::format("{}: calibration factor for '{}' must be positive", source,
@@ -108,7 +109,7 @@ FamilySpec parse_family_spec(const std::string& json_text, const std::string& so
       spec.calibration.push_back({entry.at(0).get<std::string>(), parse_rule(entry.at(0), source, "calibration"),
                                   factor});
     }
-    if (const json calibration = j.value("calibration", json::object()); calibration.contains("scale")) {
+    if (calibration.contains("scale")) {
       const double scale = calibration.at("scale").get<double>();
       if (!(scale > 0))
         throw UserError(fmt::format("{}: calibration scale must be positive (got {})", source, scale));
