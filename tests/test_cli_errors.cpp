@@ -49,6 +49,9 @@ TEST(CliErrors, BadShapesLeaveNoDatabaseBehind) {
       {"[[64, 64, 64]]", "--pin NOSUCH=1", "--pin NOSUCH=1"},
       {"[[64, 64, 64]]", "--pin BM=big", "--pin BM=big"},
       {"[[64, 64, 64]]", "--pin BM", "--pin BM"},
+      {"[[64, 64, 64]]", "--finalists 0", "--finalists: Value 0 not in range 1 to 64"},
+      {"[[64, 64, 64]]", "--max-candidates many", "--max-candidates"},
+      {"[[64, 64, 64]]", "--no-such-option", "--no-such-option"},
   };
   for (const auto& c : cases) {
     ScratchDir dir;
@@ -111,6 +114,6 @@ TEST(CliErrors, HelpExplainsEveryTuneOption) {
   const auto r = run_tool("tune --help", dir);
   EXPECT_EQ(r.status, 0);
   for (const char* option : {"--shapes", "--db", "--layout", "--accum", "--family", "--max-candidates",
-                             "--budget-seconds", "--compile-only", "--device"})
+                             "--budget-seconds", "--finalists", "--compile-only", "--device"})
     EXPECT_NE(r.out.find(option), std::string::npos) << option;
 }

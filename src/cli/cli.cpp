@@ -63,7 +63,11 @@ int run_cli(int argc, char** argv) {
   try {
     app.parse(args);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    // --help and --version print what was asked; a bad option or value is a user error like any
+    // other: one line that names it, and exit status 2.
+    if (e.get_exit_code() == 0) return app.exit(e);
+    std::fprintf(stderr, "cuda-l2-tune: %s (see --help)\n", e.what());
+    return 2;
   }
   try {
     for (auto& [sub, runner] : runners)

@@ -98,7 +98,7 @@ CommandRunner add_tune_command(CLI::App& app) {
                    "timed again side by side with each other and the libraries under the final rule; the "
                    "fastest there wins (1 = the best screening time wins)")
       ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+      ->check(CLI::Range(1, 64));
   tune->add_option("--seeds", options->seeds,
                    "Of each shape's candidates, this many are the winners the database holds for the "
                    "nearest tuned shapes of the same GPU, layout and accumulator (distance in log M, N, K), "
