@@ -9,6 +9,15 @@ namespace cl2 {
 std::string_view to_string(Layout layout) { return layout == Layout::TN ? "tn" : "nn"; }
 std::string_view to_string(Accum accum) { return accum == Accum::F32 ? "f32" : "f16"; }
 
+std::string_view to_string(L2Policy policy) {
+  switch (policy) {
+    case L2Policy::Warm: return "warm";
+    case L2Policy::Rotate: return "rotate";
+    case L2Policy::Flush: return "flush";
+  }
+  return "?";
+}
+
 Layout parse_layout(std::string_view text, std::string_view what) {
   if (text == "tn" || text == "TN") return Layout::TN;
   if (text == "nn" || text == "NN") return Layout::NN;
@@ -20,6 +29,12 @@ Accum parse_accum(std::string_view text, std::string_view what) {
   if (text == "f32" || text == "fp32") return Accum::F32;
   if (text == "f16" || text == "fp16") return Accum::F16;
   throw UserError(fmt::format("{}: unknown accumulator '{}'; use f32 or f16", what, text));
+}
+
+L2Policy parse_l2_policy(std::string_view text, std::string_view what) {
+  for (const L2Policy policy : {L2Policy::Warm, L2Policy::Rotate, L2Policy::Flush})
+    if (text == to_string(policy)) return policy;
+  throw UserError(fmt::format("{}: unknown L2 policy '{}'; use warm, rotate or flush", what, text));
 }
 
 std::string GemmShape::text() const { return fmt::format("{}x{}x{}", m, n, k); }
@@ -41,7 +56,8 @@ std::string_view to_string(SizeClass size) {
 }
 
 std::string Problem::text() const {
-  return fmt::format("{} {} {}", shape.text(), to_string(layout), to_string(accum));
+  const std::string base = fmt::format("{} {} {}", shape.text(), to_string(layout), to_string(accum));
+  return l2 == L2Policy::Warm ? base : fmt::format("{} l2 {}", base, to_string(l2));
 }
 
 std::int64_t problem_device_bytes(const GemmShape& s) {

@@ -10,12 +10,20 @@ namespace cl2 {
 
 enum class Layout { TN, NN };
 enum class Accum { F32, F16 };
+// Where the operands are when a timed call starts. Warm: every call reads the same A, B and C, so
+// whatever fits stays in the L2 (one GEMM repeated). Rotate: calls stay back to back but cycle
+// through copies of A, B and C that together exceed three times the L2, so each call reads its
+// operands from DRAM (consecutive layers of a model, each with its own weights). Flush: each call
+// runs alone after the L2 was overwritten.
+enum class L2Policy { Warm, Rotate, Flush };
 
 std::string_view to_string(Layout layout);
 std::string_view to_string(Accum accum);
+std::string_view to_string(L2Policy policy);
 // Throw UserError naming `what` (e.g. "--layout") on an unknown spelling.
 Layout parse_layout(std::string_view text, std::string_view what);
 Accum parse_accum(std::string_view text, std::string_view what);
+L2Policy parse_l2_policy(std::string_view text, std::string_view what);
 
 struct GemmShape {
   std::int64_t m = 0, n = 0, k = 0;
@@ -29,11 +37,14 @@ enum class SizeClass { Small, Mid, Large };
 SizeClass size_class(const GemmShape& shape);
 std::string_view to_string(SizeClass size);
 
+// A problem is tuned under one L2 policy: the same shape timed warm and rotated are two problems
+// with their own trials, baselines and winner.
 struct Problem {
   GemmShape shape;
   Layout layout = Layout::TN;
   Accum accum = Accum::F32;
-  std::string text() const;  // "MxNxK tn f32"
+  L2Policy l2 = L2Policy::Warm;
+  std::string text() const;  // "MxNxK tn f32", with " l2 rotate" (or flush) when not warm
   bool operator==(const Problem&) const = default;
 };
 
