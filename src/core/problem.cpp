@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "core/errors.hpp"
 
 namespace cl2 {
@@ -60,9 +62,17 @@ std::string Problem::text() const {
   return l2 == L2Policy::Warm ? base : fmt::format("{} l2 {}", base, to_string(l2));
 }
 
-std::int64_t problem_device_bytes(const GemmShape& s) {
+int rotation_copies(const Problem& problem, std::int64_t l2_bytes) {
+  if (problem.l2 != L2Policy::Rotate) return 1;
+  const std::int64_t copies = 3 * l2_bytes / problem.shape.operand_bytes() + 1;
+  return int(std::max<std::int64_t>(2, copies));
+}
+
+std::int64_t problem_device_bytes(const Problem& problem, std::int64_t l2_bytes) {
+  const GemmShape& s = problem.shape;
   // Two input sets (A, B and an fp32 reference each), the fp16 output and its kept copy.
-  return 2 * (2 * (s.m * s.k + s.k * s.n) + 4 * s.m * s.n) + 2 * 2 * s.m * s.n;
+  const std::int64_t sets = 2 * (2 * (s.m * s.k + s.k * s.n) + 4 * s.m * s.n) + 2 * 2 * s.m * s.n;
+  return sets + (rotation_copies(problem, l2_bytes) - 1) * s.operand_bytes();
 }
 
 }  // namespace cl2

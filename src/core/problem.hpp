@@ -29,6 +29,8 @@ struct GemmShape {
   std::int64_t m = 0, n = 0, k = 0;
   double flops() const { return 2.0 * double(m) * double(n) * double(k); }
   std::string text() const;  // "MxNxK"
+  // Bytes of A, B and C in fp16, each once: what a call must at least move.
+  std::int64_t operand_bytes() const { return 2 * (m * k + k * n + m * n); }
   bool operator==(const GemmShape&) const = default;
 };
 
@@ -48,8 +50,13 @@ struct Problem {
   bool operator==(const Problem&) const = default;
 };
 
-// Bytes the worker allocates for one problem: two input sets (A, B, fp32 reference), C and the
-// copy of C that a second launch must reproduce bit for bit.
-std::int64_t problem_device_bytes(const GemmShape& shape);
+// How many copies of A, B and C the problem's calls cycle through on a GPU with `l2_bytes` of L2:
+// one, except under the rotate policy enough that together they exceed three times the L2 (so a
+// copy has long left the L2 when its turn comes again), and at least two.
+int rotation_copies(const Problem& problem, std::int64_t l2_bytes);
+
+// Bytes the worker allocates for one problem: two input sets (A, B, fp32 reference), C, the copy
+// of C that a second launch must reproduce bit for bit, and the rotation's further copies.
+std::int64_t problem_device_bytes(const Problem& problem, std::int64_t l2_bytes);
 
 }  // namespace cl2

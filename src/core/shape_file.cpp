@@ -36,7 +36,7 @@ std::int64_t read_dim(const json& value, const char* name, const std::string& wh
 }
 
 Problem read_entry(const json& entry, const std::string& where, const ShapeDefaults& defaults) {
-  Problem problem{{}, defaults.layout, defaults.accum};
+  Problem problem{{}, defaults.layout, defaults.accum, defaults.l2};
   if (entry.is_array()) {
     if (entry.size() != 3) {
       throw UserError(fmt::format("{}: a triple needs exactly 3 numbers [m, n, k], got {}", where,

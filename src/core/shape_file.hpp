@@ -13,6 +13,7 @@ namespace cl2 {
 struct ShapeDefaults {
   Layout layout = Layout::TN;
   Accum accum = Accum::F32;
+  L2Policy l2 = L2Policy::Warm;
 };
 
 std::vector<Problem> load_shape_file(const std::string& path, const ShapeDefaults& defaults);

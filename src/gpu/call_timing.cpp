@@ -29,7 +29,7 @@ std::pair<double, double> CallTimer::time_call(const TimedCall& call) {
   }
   const auto t0 = Clock::now();
   CL2_CUDA(cudaEventRecord(start, stream_));
-  call.launch(stream_);
+  call.launch_number(launches_++)(stream_);
   CL2_CUDA(cudaEventRecord(stop, stream_));
   CL2_CUDA(cudaStreamSynchronize(stream_));
   const auto t1 = Clock::now();

@@ -43,6 +43,7 @@ class CallTimer {
 
   cudaStream_t stream_;
   L2Flusher* flusher_;
+  long long launches_ = 0;  // so consecutive calls take a rotated call's operand copies in turn
   std::mt19937 order_rng_{4242};
 };
 

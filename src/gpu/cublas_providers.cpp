@@ -52,20 +52,20 @@ CublasProviders::~CublasProviders() {
   if (handle_) cublasDestroy(handle_);
 }
 
-TimedCall CublasProviders::gemm_ex(const ProblemBuffers& buffers, int set, Layout b_layout) {
+TimedCall CublasProviders::gemm_ex(const ProblemBuffers& buffers, int slot, Layout b_layout) {
   const ColumnMajorGemm g = column_major(buffers.problem, b_layout);
-  const InputSet& in = buffers.sets[set];
+  const Operands in = buffers.operands(slot);
   const bool f16 = buffers.problem.accum == Accum::F16;
   const std::string name(to_string(cublas_gemm_ex(b_layout)));
-  return {name, [this, g, &in, &buffers, f16](cudaStream_t stream) {
+  return {name, [this, g, in, f16](cudaStream_t stream) {
             static const float one = 1.f, zero = 0.f;
             static const unsigned short half_one = 0x3c00, half_zero = 0;
             CL2_CUBLAS(cublasSetStream(handle_, stream));
             CL2_CUBLAS(cublasGemmEx(
                 handle_, g.op_b, CUBLAS_OP_N, g.rows, g.cols, g.depth,
-                f16 ? static_cast<const void*>(&half_one) : &one, in.b.get(), CUDA_R_16F, int(g.ldb),
-                in.a.get(), CUDA_R_16F, g.depth, f16 ? static_cast<const void*>(&half_zero) : &zero,
-                buffers.c.get(), CUDA_R_16F, g.rows, f16 ? CUBLAS_COMPUTE_16F : CUBLAS_COMPUTE_32F,
+                f16 ? static_cast<const void*>(&half_one) : &one, in.b, CUDA_R_16F, int(g.ldb),
+                in.a, CUDA_R_16F, g.depth, f16 ? static_cast<const void*>(&half_zero) : &zero,
+                in.c, CUDA_R_16F, g.rows, f16 ? CUBLAS_COMPUTE_16F : CUBLAS_COMPUTE_32F,
                 CUBLAS_GEMM_DEFAULT));
           }};
 }
@@ -125,19 +125,19 @@ std::vector<LtAlgorithm> CublasProviders::lt_algorithms(const ProblemBuffers& bu
   return algorithms;
 }
 
-TimedCall CublasProviders::lt_matmul(const ProblemBuffers& buffers, int set,
+TimedCall CublasProviders::lt_matmul(const ProblemBuffers& buffers, int slot,
                                      const LtAlgorithm& algorithm) {
   LtDescriptors& d = lt_descriptors(buffers);
-  const InputSet& in = buffers.sets[set];
+  const Operands in = buffers.operands(slot);
   const bool f16 = buffers.problem.accum == Accum::F16;
   return {fmt::format("cublaslt_algo{}", algorithm.rank),
-          [this, &d, &in, &buffers, algorithm, f16](cudaStream_t stream) {
+          [this, &d, in, algorithm, f16](cudaStream_t stream) {
             static const float one = 1.f, zero = 0.f;
             static const unsigned short half_one = 0x3c00, half_zero = 0;
             CL2_CUBLAS(cublasLtMatmul(
-                lt_handle_, d.op, f16 ? static_cast<const void*>(&half_one) : &one, in.b.get(), d.a,
-                in.a.get(), d.b, f16 ? static_cast<const void*>(&half_zero) : &zero, buffers.c.get(),
-                d.c, buffers.c.get(), d.c, &algorithm.algo, workspace_.get(), workspace_.bytes(),
+                lt_handle_, d.op, f16 ? static_cast<const void*>(&half_one) : &one, in.b, d.a,
+                in.a, d.b, f16 ? static_cast<const void*>(&half_zero) : &zero, in.c,
+                d.c, in.c, d.c, &algorithm.algo, workspace_.get(), workspace_.bytes(),
                 stream));
           }};
 }

@@ -37,11 +37,12 @@ class CublasProviders {
   // cublasGemmEx on input set `set`, reading B as `b_layout` (the problem's own layout gives the
   // right product; the other layout computes a different product of the same cost, which is how
   // CUDA-L2's "cuBLAS-max" takes the faster of NN and TN).
-  TimedCall gemm_ex(const ProblemBuffers& buffers, int set, Layout b_layout);
+  // `slot` picks the operands (ProblemBuffers::operands).
+  TimedCall gemm_ex(const ProblemBuffers& buffers, int slot, Layout b_layout);
 
   // Up to `max_count` algorithms the cuBLASLt heuristic proposes for the problem (best guess first).
   std::vector<LtAlgorithm> lt_algorithms(const ProblemBuffers& buffers, int max_count);
-  TimedCall lt_matmul(const ProblemBuffers& buffers, int set, const LtAlgorithm& algorithm);
+  TimedCall lt_matmul(const ProblemBuffers& buffers, int slot, const LtAlgorithm& algorithm);
 
   // ref = A * B in fp32 with fp32 accumulation (CUBLAS_COMPUTE_32F_PEDANTIC: no reduced precision).
   void reference(const ProblemBuffers& buffers, int set, cudaStream_t stream);

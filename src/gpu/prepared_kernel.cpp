@@ -58,12 +58,13 @@ PreparedKernel::PreparedKernel(const std::string& cubin_path, const LaunchGeomet
                                          int(geometry.smem_bytes)));
   if (workspace_.bytes() > 0) CL2_CUDA(cudaMemset(workspace_.get(), 0, workspace_.bytes()));
   const Problem& p = buffers.problem;
-  for (int s = 0; s < 2; ++s) {
-    Cl2GemmParams& params = params_[std::size_t(s)];
-    const InputSet& in = buffers.sets[std::size_t(s)];
-    params.a = in.a.as<const unsigned short>();
-    params.b = in.b.as<const unsigned short>();
-    params.c = buffers.c.as<unsigned short>();
+  params_.resize(std::size_t(buffers.slot_count()));
+  for (int slot = 0; slot < buffers.slot_count(); ++slot) {
+    Cl2GemmParams& params = params_[std::size_t(slot)];
+    const Operands operands = buffers.operands(slot);
+    params.a = static_cast<const unsigned short*>(operands.a);
+    params.b = static_cast<const unsigned short*>(operands.b);
+    params.c = static_cast<unsigned short*>(operands.c);
     params.workspace = workspace_.get();
     params.lda = buffers.lda();
     params.ldb = buffers.ldb();
@@ -92,7 +93,7 @@ PreparedKernel::PreparedKernel(const std::string& cubin_path, const LaunchGeomet
   cluster_attribute_.value.clusterDim.z = unsigned(geometry.cluster[2]);
 }
 
-void PreparedKernel::launch(cudaStream_t stream, int set) const {
+void PreparedKernel::launch(cudaStream_t stream, int slot) const {
   CUlaunchConfig config{};
   config.gridDimX = unsigned(geometry_.grid[0]);
   config.gridDimY = unsigned(geometry_.grid[1]);
@@ -105,7 +106,7 @@ void PreparedKernel::launch(cudaStream_t stream, int set) const {
   const bool clustered = geometry_.cluster[0] * geometry_.cluster[1] * geometry_.cluster[2] > 1;
   config.attrs = clustered ? &attribute : nullptr;
   config.numAttrs = clustered ? 1 : 0;
-  void* args[] = {const_cast<Cl2GemmParams*>(&params_[std::size_t(set)])};
+  void* args[] = {const_cast<Cl2GemmParams*>(&params_.at(std::size_t(slot)))};
   CL2_CU(driver_api().launch_kernel_ex(&config, function_, args, nullptr));
 }
 

@@ -1,12 +1,12 @@
 #pragma once
 // A compiled candidate made ready to launch on one problem: module loaded, shared-memory and
 // cluster attributes set, workspace allocated and zeroed, and one Cl2GemmParams (with its tensor
-// maps) per input set. launch() then only enqueues: nothing is allocated, set or looked up per
+// maps) per operand slot (input sets and rotated copies, see ProblemBuffers). launch() then only enqueues: nothing is allocated, set or looked up per
 // call, which is the launch path a user of the winning kernel gets.
 #include <cuda.h>
 #include <cuda_runtime_api.h>
 
-#include <array>
+#include <vector>
 #include <string>
 
 #include "../../templates/cl2_abi.cuh"
@@ -22,14 +22,14 @@ class PreparedKernel {
   PreparedKernel(const std::string& cubin_path, const LaunchGeometry& geometry,
                  const ProblemBuffers& buffers);
 
-  void launch(cudaStream_t stream, int set = 0) const;
+  void launch(cudaStream_t stream, int slot = 0) const;
 
  private:
   LoadedModule module_;
   CUfunction function_ = nullptr;
   LaunchGeometry geometry_;
   DeviceBuffer workspace_;
-  std::array<Cl2GemmParams, 2> params_{};
+  std::vector<Cl2GemmParams> params_;
   CUlaunchAttribute cluster_attribute_{};
 };
 

@@ -19,13 +19,13 @@ std::unique_ptr<ProblemBuffers> make_problem_buffers(const Problem& problem, con
                                                      UtilityKernels& utility, CublasProviders& cublas,
                                                      cudaStream_t stream) {
   const GemmShape& s = problem.shape;
-  const std::size_t needed = std::size_t(problem_device_bytes(s));
+  const std::size_t needed = std::size_t(problem_device_bytes(problem, device.l2_bytes));
   size_t free_bytes = 0, total_bytes = 0;
   CL2_CUDA(cudaMemGetInfo(&free_bytes, &total_bytes));
   const std::size_t reserve = std::size_t(1) << 30;  // kernel workspaces, cuBLAS, graphs
   if (needed + reserve > free_bytes)
     throw UserError(fmt::format(
-        "shape {}: needs {:.1f} GiB of GPU memory for inputs, references and output, {} has {:.1f} "
+        "shape {}: needs {:.1f} GiB of GPU memory for inputs, references, output and rotated copies, {} has {:.1f} "
         "GiB free; remove or split this shape",
         problem.text(), double(needed) / (1 << 30), device.name, double(free_bytes) / (1 << 30)));
   auto buffers = std::make_unique<ProblemBuffers>();
@@ -44,7 +44,30 @@ std::unique_ptr<ProblemBuffers> make_problem_buffers(const Problem& problem, con
     cublas.reference(*buffers, set, stream);
     in.max_abs_ref = utility.max_abs(in.ref.as<float>(), s.m * s.n, stream);
   }
+  const InputSet& first = buffers->sets[0];
+  for (int copy = 1; copy < rotation_copies(problem, device.l2_bytes); ++copy) {
+    OperandCopy& rotated = buffers->rotation.emplace_back(
+        OperandCopy{DeviceBuffer(first.a.bytes()), DeviceBuffer(first.b.bytes()), DeviceBuffer(buffers->c.bytes())});
+    CL2_CUDA(cudaMemcpyAsync(rotated.a.get(), first.a.get(), first.a.bytes(), cudaMemcpyDeviceToDevice, stream));
+    CL2_CUDA(cudaMemcpyAsync(rotated.b.get(), first.b.get(), first.b.bytes(), cudaMemcpyDeviceToDevice, stream));
+  }
   return buffers;
+}
+
+Operands ProblemBuffers::operands(int slot) const {
+  if (slot < 2) {
+    const InputSet& in = sets[std::size_t(slot)];
+    return {in.a.get(), in.b.get(), c.get()};
+  }
+  const OperandCopy& copy = rotation.at(std::size_t(slot - 2));
+  return {copy.a.get(), copy.b.get(), copy.c.get()};
+}
+
+std::vector<int> ProblemBuffers::rotation_slots() const {
+  if (rotation.empty()) return {};
+  std::vector<int> slots = {0};
+  for (int slot = 2; slot < slot_count(); ++slot) slots.push_back(slot);
+  return slots;
 }
 
 double OutputChecker::max_diff(const std::function<void(cudaStream_t)>& launch, int set) const {

@@ -7,6 +7,7 @@
 #include <numeric>
 #include <optional>
 
+#include "gpu/call_timing.hpp"
 #include "gpu/cuda_check.hpp"
 #include "gpu/nvml_clocks.hpp"
 
@@ -31,7 +32,7 @@ class Graph {
   Graph(const TimedCall& call, int copies, cudaStream_t stream) {
     CL2_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
     try {
-      for (int i = 0; i < copies; ++i) call.launch(stream);
+      for (int i = 0; i < copies; ++i) call.launch_number(i)(stream);
     } catch (...) {
       cudaGraph_t broken = nullptr;
       cudaStreamEndCapture(stream, &broken);
@@ -102,19 +103,25 @@ double IntervalTimer::time_once(const TimedCall& call) {
 }
 
 std::vector<TimingStats> IntervalTimer::interleaved(const std::vector<TimedCall>& calls,
-                                                    const StopRule& rule) {
+                                                    const StopRule& rule, L2Flusher* flusher) {
   const auto wall_start = std::chrono::steady_clock::now();
-  // Warm up each call (module load, lazy library init, clocks) and size its graph.
-  std::vector<int> copies(calls.size());
+  // Warm up each call (module load, lazy library init, clocks) and size its graph: whole turns of
+  // its rotation, so that every copy of the operands is read as often.
+  std::vector<int> copies(calls.size(), 1);
   for (std::size_t i = 0; i < calls.size(); ++i) {
     time_once(calls[i]);
     const double once_us = std::max(1.0, std::min(time_once(calls[i]), time_once(calls[i])));
-    copies[i] = int(std::clamp(rule.replay_target_us / once_us, 1.0, 200.0));
+    if (flusher) continue;
+    const int turn = std::max<int>(1, int(calls[i].rotation.size()));
+    const int wanted = int(std::clamp(rule.replay_target_us / once_us, 1.0, 200.0));
+    copies[i] = std::max(1, (wanted + turn - 1) / turn) * turn;
   }
   std::vector<std::unique_ptr<Graph>> graphs;
-  for (std::size_t i = 0; i < calls.size(); ++i)
-    graphs.push_back(std::make_unique<Graph>(calls[i], copies[i], stream_));
-  for (auto& graph : graphs) graph->launch(stream_);  // first replay uploads the graph
+  if (!flusher) {
+    for (std::size_t i = 0; i < calls.size(); ++i)
+      graphs.push_back(std::make_unique<Graph>(calls[i], copies[i], stream_));
+    for (auto& graph : graphs) graph->launch(stream_);  // first replay uploads the graph
+  }
   CL2_CUDA(cudaStreamSynchronize(stream_));
 
   std::vector<Event> starts(calls.size()), stops(calls.size());
@@ -130,8 +137,10 @@ std::vector<TimingStats> IntervalTimer::interleaved(const std::vector<TimedCall>
   for (;;) {
     std::shuffle(order.begin(), order.end(), order_rng_);
     for (std::size_t i : order) {
+      if (flusher) flusher->flush(stream_);  // before the start event: not part of the sample
       CL2_CUDA(cudaEventRecord(starts[i].get(), stream_));
-      graphs[i]->launch(stream_);
+      if (flusher) calls[i].launch(stream_);
+      else graphs[i]->launch(stream_);
       CL2_CUDA(cudaEventRecord(stops[i].get(), stream_));
     }
     CL2_CUDA(cudaStreamSynchronize(stream_));

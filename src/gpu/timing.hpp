@@ -7,6 +7,8 @@
 // `min_seconds` of GPU time behind it, or until `max_seconds` of wall time (nvbench's rule).
 // Given a ClockSampler (NVML), the timer reads the SM clock after each round and discards a round
 // the GPU ran throttled (power or thermal), as nvbench does, while the wall-time budget lasts.
+// L2 policies (core/problem.hpp): a call with a rotation cycles through its operand copies within
+// each graph (rotate); given an L2Flusher, every sample is one launch alone after a flush (flush).
 #include <cuda_runtime_api.h>
 
 #include <functional>
@@ -19,6 +21,14 @@ namespace cl2 {
 struct TimedCall {
   std::string name;
   std::function<void(cudaStream_t)> launch;  // must be capturable into a graph
+  // Under the rotate policy: the same call on each copy of its operands, which consecutive
+  // launches take in turn. Empty: every launch is `launch`.
+  std::vector<std::function<void(cudaStream_t)>> rotation;
+
+  // The i-th of a sequence of back-to-back launches.
+  const std::function<void(cudaStream_t)>& launch_number(long long i) const {
+    return rotation.empty() ? launch : rotation[std::size_t(i % (long long)rotation.size())];
+  }
 };
 
 struct TimingStats {
@@ -47,6 +57,7 @@ StopRule screening_stop_rule();
 StopRule final_stop_rule();
 
 class ClockSampler;
+class L2Flusher;
 
 class IntervalTimer {
  public:
@@ -59,7 +70,9 @@ class IntervalTimer {
   // One launch of `call` alone, in microseconds (events around it; includes no graph).
   double time_once(const TimedCall& call);
 
-  std::vector<TimingStats> interleaved(const std::vector<TimedCall>& calls, const StopRule& rule);
+  // With `flusher`, each sample is one launch alone after the L2 was overwritten (no graph).
+  std::vector<TimingStats> interleaved(const std::vector<TimedCall>& calls, const StopRule& rule,
+                                       L2Flusher* flusher = nullptr);
 
  private:
   cudaStream_t stream_;

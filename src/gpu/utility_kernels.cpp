@@ -45,6 +45,7 @@ UtilityKernels::UtilityKernels(const KernelCompiler& compiler, const std::string
   diff_ = module_->function("cl2_max_abs_diff");
   max_ = module_->function("cl2_max_abs");
   differing_ = module_->function("cl2_count_differing");
+  read_ = module_->function("cl2_read_stream");
 }
 
 void UtilityKernels::fill_uniform(void* out, long long count, unsigned seed, float scale,
@@ -81,6 +82,13 @@ long long UtilityKernels::count_differing_halves(const void* a, const void* b, l
   CL2_CUDA(cudaMemcpyAsync(&differing, result_.get(), sizeof(differing), cudaMemcpyDeviceToHost, s));
   CL2_CUDA(cudaStreamSynchronize(s));
   return differing;
+}
+
+void UtilityKernels::read_stream(const void* data, long long bytes, cudaStream_t s) {
+  long long words = bytes / 16;
+  void* sink = result_.get();
+  void* args[] = {&data, &words, &sink};
+  launch(read_, blocks_for(words / 4), s, args);
 }
 
 double UtilityKernels::max_abs(const float* values, long long count, cudaStream_t s) {

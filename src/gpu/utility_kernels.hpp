@@ -24,11 +24,14 @@ class UtilityKernels {
   double max_abs(const float* values, long long count, cudaStream_t s);
   // How many of the `count` fp16 values at a and b differ in any bit.
   long long count_differing_halves(const void* a, const void* b, long long count, cudaStream_t s);
+  // Reads `bytes` (a multiple of 16) at `data` once and writes nothing that matters: the read
+  // bandwidth reference (cl2_read_stream).
+  void read_stream(const void* data, long long bytes, cudaStream_t s);
 
  private:
   double read_max(cudaStream_t s);
   std::unique_ptr<LoadedModule> module_;
-  CUfunction fill_ = nullptr, diff_ = nullptr, max_ = nullptr, differing_ = nullptr;
+  CUfunction fill_ = nullptr, diff_ = nullptr, max_ = nullptr, differing_ = nullptr, read_ = nullptr;
   DeviceBuffer result_;
 };
 

@@ -30,6 +30,11 @@ GpuContext::GpuContext(const DeviceInfo& d, const std::string& cache_dir)
       timer(stream, &clocks),
       utility(compiler, limits.nvrtc_arch()) {}
 
+L2Flusher& GpuContext::l2_flusher() {
+  if (!flusher_) flusher_ = std::make_unique<L2Flusher>(std::size_t(device.l2_bytes));
+  return *flusher_;
+}
+
 GpuContext::~GpuContext() {
   if (stream) cudaStreamDestroy(stream);
 }

@@ -3,13 +3,15 @@
 // search limits, the kernel compiler (and cache), a non-blocking stream, the clock sampler and the
 // interval timer (which discards throttled rounds with it), the
 // utility kernels (fills, references' maxima, output checks), the cuBLAS/cuBLASLt handles, the
-// kernel tracer and the counter profiler.
+// kernel tracer, the counter profiler, and the L2 flusher of the flush policy (made when first asked).
 #include <cuda_runtime_api.h>
 
+#include <memory>
 #include <string>
 
 #include "compiler/kernel_compiler.hpp"
 #include "core/device_info.hpp"
+#include "gpu/call_timing.hpp"
 #include "gpu/counter_profiler.hpp"
 #include "gpu/cublas_providers.hpp"
 #include "gpu/kernel_trace.hpp"
@@ -38,6 +40,11 @@ struct GpuContext {
   CublasProviders cublas;
   KernelTracer tracer;
   CounterProfiler counters;
+
+  L2Flusher& l2_flusher();
+
+ private:
+  std::unique_ptr<L2Flusher> flusher_;
 };
 
 }  // namespace cl2

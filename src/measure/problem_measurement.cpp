@@ -15,15 +15,23 @@ Layout other_layout(Layout layout) { return layout == Layout::TN ? Layout::NN : 
 
 }  // namespace
 
-ProviderCall kernel_call(const PreparedKernel& kernel) {
-  return {Provider::Ours,
-          {std::string(to_string(Provider::Ours)), [&kernel](cudaStream_t s) { kernel.launch(s, 0); }}};
-}
-
 ProblemMeasurement::ProblemMeasurement(GpuContext& gpu, const Problem& problem)
     : gpu_(gpu),
       buffers_(make_problem_buffers(problem, gpu.device, gpu.utility, gpu.cublas, gpu.stream)),
       checker_(*buffers_, gpu.utility, gpu.stream) {}
+
+TimedCall ProblemMeasurement::rotated(const std::function<TimedCall(int slot)>& call_on) const {
+  TimedCall call = call_on(0);
+  for (const int slot : buffers_->rotation_slots()) call.rotation.push_back(call_on(slot).launch);
+  return call;
+}
+
+ProviderCall ProblemMeasurement::kernel_call(const PreparedKernel& kernel) const {
+  return {Provider::Ours, rotated([&kernel](int slot) {
+            return TimedCall{std::string(to_string(Provider::Ours)),
+                             [&kernel, slot](cudaStream_t s) { kernel.launch(s, slot); }};
+          })};
+}
 
 std::array<double, 2> ProblemMeasurement::max_abs_reference() const {
   return {buffers_->sets[0].max_abs_ref, buffers_->sets[1].max_abs_ref};
@@ -79,8 +87,8 @@ void ProblemMeasurement::autotune_lt(const StopRule& screen) {
   if (lt_algorithms_.empty()) return;
   std::vector<TimedCall> calls;
   for (const auto& algorithm : lt_algorithms_)
-    calls.push_back(gpu_.cublas.lt_matmul(*buffers_, 0, algorithm));
-  const auto screened = gpu_.timer.interleaved(calls, screen);
+    calls.push_back(rotated([&](int slot) { return gpu_.cublas.lt_matmul(*buffers_, slot, algorithm); }));
+  const auto screened = time_interleaved(calls, screen);
   std::size_t fastest = 0;
   for (std::size_t i = 1; i < screened.size(); ++i)
     if (screened[i].median_us < screened[fastest].median_us) fastest = i;
@@ -127,13 +135,14 @@ bool ProblemMeasurement::has_call(Provider provider) const {
 ProviderCall ProblemMeasurement::library_call(Provider provider) {
   switch (provider) {
     case Provider::CublasNn:
-      return {provider, gpu_.cublas.gemm_ex(*buffers_, 0, Layout::NN)};
-    case Provider::CublasTn:
-      return {provider, gpu_.cublas.gemm_ex(*buffers_, 0, Layout::TN)};
+    case Provider::CublasTn: {
+      const Layout layout = provider == Provider::CublasNn ? Layout::NN : Layout::TN;
+      return {provider, rotated([&](int slot) { return gpu_.cublas.gemm_ex(*buffers_, slot, layout); })};
+    }
     case Provider::CublasltHeuristic:
     case Provider::CublasltAutotune:
       if (const LtAlgorithm* algorithm = lt_algorithm(provider))
-        return {provider, gpu_.cublas.lt_matmul(*buffers_, 0, *algorithm)};
+        return {provider, rotated([&](int slot) { return gpu_.cublas.lt_matmul(*buffers_, slot, *algorithm); })};
       break;
     default:
       break;
@@ -154,7 +163,8 @@ ProviderTimes ProblemMeasurement::time_side_by_side(const std::vector<ProviderCa
 
 std::vector<TimingStats> ProblemMeasurement::time_interleaved(const std::vector<TimedCall>& calls,
                                                              const StopRule& rule) {
-  return gpu_.timer.interleaved(calls, rule);
+  L2Flusher* flusher = problem().l2 == L2Policy::Flush ? &gpu_.l2_flusher() : nullptr;
+  return gpu_.timer.interleaved(calls, rule, flusher);
 }
 
 CallTrace ProblemMeasurement::trace_kernels(const TimedCall& call) {

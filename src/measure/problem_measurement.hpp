@@ -6,6 +6,7 @@
 // trial's result, bench refuses a stored winner that fails.
 #include <array>
 #include <cstddef>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -30,9 +31,6 @@ struct ProviderCall {
 };
 using ProviderTimes = std::map<Provider, TimingStats>;
 
-// Our kernel's call.
-ProviderCall kernel_call(const PreparedKernel& kernel);
-
 // What checking a kernel's output found.
 struct Verification {
   bool passed = false;
@@ -48,6 +46,9 @@ class ProblemMeasurement {
   ProblemMeasurement(GpuContext& gpu, const Problem& problem);
 
   const Problem& problem() const { return buffers_->problem; }
+
+  // Our kernel's call; under the rotate policy with its rotation (TimedCall::rotation).
+  ProviderCall kernel_call(const PreparedKernel& kernel) const;
   std::array<double, 2> max_abs_reference() const;  // per input set
 
   // A compiled kernel loaded and bound to this problem's buffers (GpuError when it cannot be).
@@ -87,7 +88,8 @@ class ProblemMeasurement {
   // Throws std::logic_error for a provider without a call (see library_providers).
   ProviderCall library_call(Provider provider);
 
-  // GPU time of each call, in shuffled rounds side by side until `rule` stops (IntervalTimer).
+  // GPU time of each call, in shuffled rounds side by side until `rule` stops (IntervalTimer),
+  // under the problem's L2 policy.
   ProviderTimes time_side_by_side(const std::vector<ProviderCall>& calls, const StopRule& rule);
   // The same for calls that need not be of distinct providers (several of ours), in their order.
   std::vector<TimingStats> time_interleaved(const std::vector<TimedCall>& calls, const StopRule& rule);
@@ -105,6 +107,8 @@ class ProblemMeasurement {
   OutputChecker checker_;
   // The algorithm behind a cuBLASLt provider, or null (see library_providers).
   const LtAlgorithm* lt_algorithm(Provider provider) const;
+  // The call on the first input set, with the same call on each rotated copy of the operands.
+  TimedCall rotated(const std::function<TimedCall(int slot)>& call_on) const;
 
   std::vector<LtAlgorithm> lt_algorithms_;
   std::optional<std::size_t> lt_fastest_;  // index into lt_algorithms_, once autotuned

@@ -95,7 +95,7 @@ class GpuBackend final : public WorkerBackend {
       return launch_failed(e);  // the candidate's own failure, recorded as its trial
     }
     if (!verified.passed) return verify_failed(verified);
-    const ProviderCall ours_call = kernel_call(*kernel);
+    const ProviderCall ours_call = problem.kernel_call(*kernel);
     const ProviderCall reference = problem.library_call(reference_provider(problem));
     const ProviderTimes times = problem.time_side_by_side({ours_call, reference}, request.kernel.stop);
     const TimingStats& ours = times.at(Provider::Ours);
@@ -118,7 +118,7 @@ class GpuBackend final : public WorkerBackend {
     FinalReply reply;
     for (const auto& run : request.finalists) {
       kernels.push_back(problem.prepare_kernel(run.cubin_path, run.launch));
-      calls.push_back(kernel_call(*kernels.back()).call);
+      calls.push_back(problem.kernel_call(*kernels.back()).call);
       const double diff = problem.max_diff(calls.back());
       if (!passes_verification(diff, problem.tolerance()))
         throw std::runtime_error(fmt::format("finalist {} failed re-verification: max_diff {:.4g}",
@@ -155,7 +155,7 @@ class GpuBackend final : public WorkerBackend {
     // Its output checked, which also runs it once before its counted launch, as ours ran in verify.
     if (const double diff = problem.max_diff(library.call); !passes_verification(diff, problem.tolerance()))
       throw std::runtime_error(fmt::format("{} fails verification: max_diff {:.4g}", to_string(reply.library), diff));
-    reply.ours = problem.count(kernel_call(*kernel).call);
+    reply.ours = problem.count(problem.kernel_call(*kernel).call);
     reply.library_counters = problem.count(library.call);
     return reply;
   }

@@ -19,6 +19,9 @@ void add_problem_variables(ExprVariables& vars, const Problem& problem) {
   vars["K"] = problem.shape.k;
   vars["LAYOUT_TN"] = std::int64_t(problem.layout == Layout::TN);
   vars["ACCUM_F16"] = std::int64_t(problem.accum == Accum::F16);
+  // 1 where each timed call finds its operands in DRAM (rotate, flush), 0 where what fits stays in
+  // the L2 from the previous call (warm).
+  vars["L2_COLD"] = std::int64_t(problem.l2 != L2Policy::Warm);
 }
 
 std::int64_t eval_int(const Expr& expr, const ExprVariables& vars) { return as_int(expr.eval(vars)); }

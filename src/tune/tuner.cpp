@@ -59,12 +59,12 @@ std::vector<Problem> shapes_to_tune(const TuneOptions& options, const std::vecto
 void check_memory(const std::vector<Problem>& problems, const DeviceInfo& device) {
   constexpr std::int64_t kReserve = std::int64_t(1) << 30;
   for (const auto& p : problems) {
-    const std::int64_t needed = problem_device_bytes(p.shape);
+    const std::int64_t needed = problem_device_bytes(p, device.l2_bytes);
     if (needed + kReserve > device.free_mem_bytes)
       throw UserError(fmt::format(
           "shape {}: needs {:.1f} GiB of GPU memory, {} has {:.1f} GiB free; remove or split this "
           "shape in the shapes file",
-          p.shape.text(), double(needed) / double(1 << 30), device.name,
+          p.text(), double(needed) / double(1 << 30), device.name,
           double(device.free_mem_bytes) / double(1 << 30)));
   }
 }
