@@ -2,7 +2,7 @@
 """torch.matmul timings for `cuda-l2-tune bench` (run on the GPU machine, where PyTorch is).
 
     python3 scripts/torch_bench.py --shapes FILE --out torch.csv [--mode offline|server|both]
-                                   [--interval-ms 10,50,100] [--samples 5] [--cold-l2]
+                                   [--interval-ms 10,50,100] [--samples 5] [--l2 warm|rotate|flush]
 
 The shapes file is the tool's: a JSON list of {"m","n","k"[,"layout"][,"accum"]} or [m, n, k].
 For each shape, A (M x K) and B are fp16, uniform in [-0.5, 0.5]; torch.matmul(A, B) with B as a
@@ -16,7 +16,10 @@ Figures, as the tool measures its own kernels and the libraries:
                     write it: each captured call gets its own output in the graph's pool. With
                     --cold-l2: each call alone between events, after a kernel that overwrites 2x
                     the L2 and a short GPU sleep that hides the launch, so the events see the
-                    matmul only.
+                    matmul only (--cold-l2 is the same as --l2 flush). With --l2 rotate: calls stay
+                    back to back but cycle through copies of A and B (each call its own output)
+                    that together exceed 3x the L2, so operands come from DRAM, as the tool's
+                    own rotation does; a replay holds whole turns of the copies.
   offline wall time time.perf_counter() around one call and torch.cuda.synchronize(), median of
                     many (as CUDA-L2 measures: launch overhead included).
   server            per interval: sleep the interval, then one call alone, timed by events and by
@@ -119,7 +122,10 @@ def parse_args(argv):
     parser.add_argument("--mode", choices=["offline", "server", "both"], default="both")
     parser.add_argument("--interval-ms", default="10,50,100", help="server idle gaps, comma-separated")
     parser.add_argument("--samples", type=int, default=5, help="server calls per interval")
-    parser.add_argument("--cold-l2", action="store_true", help="flush L2 before every timed call")
+    parser.add_argument("--l2", choices=["warm", "rotate", "flush"], default="warm",
+                        help="operands in L2 (warm), cycled through copies > 3x the L2 (rotate), or "
+                             "flushed before each call (flush)")
+    parser.add_argument("--cold-l2", action="store_true", help="the same as --l2 flush")
     parser.add_argument("--max-seconds", type=float, default=1.0,
                         help="cap per shape on offline GPU sampling (wall sampling gets half)")
     parser.add_argument("--layout", choices=["tn", "nn"], default="tn", help="default layout")
@@ -130,6 +136,8 @@ def parse_args(argv):
     if not args.max_seconds > 0:
         raise UserError(f"--max-seconds {args.max_seconds}: give a positive number of seconds")
     args.intervals = parse_intervals(args.interval_ms) if args.mode != "offline" else []
+    if args.cold_l2:
+        args.l2 = "flush"
     return args
 
 
@@ -169,7 +177,7 @@ def figure(samples):
 class MatmulBench:
     """One shape's operands and the ways of timing torch.matmul on them."""
 
-    def __init__(self, torch, shape, flush):
+    def __init__(self, torch, shape, flush, copies):
         m, n, k, layout, _ = shape
         self.torch, self.flush = torch, flush
         self.a = torch.empty(m, k, dtype=torch.float16, device="cuda").uniform_(-0.5, 0.5)
@@ -177,10 +185,15 @@ class MatmulBench:
             self.b = torch.empty(n, k, dtype=torch.float16, device="cuda").uniform_(-0.5, 0.5).t()
         else:
             self.b = torch.empty(k, n, dtype=torch.float16, device="cuda").uniform_(-0.5, 0.5)
+        # The rotation: copy 0 is (a, b); each call takes the next copy.
+        self.operands = [(self.a, self.b)] + [(self.a.clone(), self.b.clone()) for _ in range(copies - 1)]
+        self.calls_made = 0
         self.events = (torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True))
 
     def call(self):
-        return self.torch.matmul(self.a, self.b)
+        a, b = self.operands[self.calls_made % len(self.operands)]
+        self.calls_made += 1
+        return self.torch.matmul(a, b)
 
     def warm_up(self):
         for _ in range(3):
@@ -219,6 +232,9 @@ class MatmulBench:
             return figure(sample_until_settled(flushed_call, max_seconds))
         one_call_us = min(self.events_around(self.call) for _ in range(3))
         calls = max(1, min(MAX_CALLS_PER_REPLAY, math.ceil(REPLAY_TARGET_US / max(one_call_us, 1e-3))))
+        turn = len(self.operands)
+        calls = math.ceil(calls / turn) * turn
+        self.calls_made = 0
         graph = self.graph_of(calls)
         graph.replay()
         return figure(sample_until_settled(lambda: self.events_around(graph.replay) / calls, max_seconds))
@@ -262,9 +278,19 @@ def csv_row(shape, mode, interval_ms, gpu, wall):
             F16_ACCUM_NOTE if accum == "f16" else ""]
 
 
+def rotation_copies(torch, shape, l2):
+    """Copies of the operands the rotate policy cycles through: more than 3x the L2 together (as
+    the tool's rotation_copies), at least two; one for the other policies."""
+    if l2 != "rotate":
+        return 1
+    m, n, k = shape[:3]
+    operand_bytes = 2 * (m * k + k * n + m * n)
+    return max(2, 3 * l2_bytes(torch) // operand_bytes + 1)
+
+
 def bench_shape(torch, shape, args, flush):
     """The CSV rows of one shape, and a progress summary."""
-    bench = MatmulBench(torch, shape, flush)
+    bench = MatmulBench(torch, shape, flush, rotation_copies(torch, shape, args.l2))
     bench.warm_up()
     rows, progress = [], []
     if args.mode in ("offline", "both"):
@@ -288,12 +314,15 @@ def import_torch_with_cuda():
     return torch
 
 
-def l2_flush_buffer(torch, cold_l2):
-    """A buffer twice the L2 size whose zeroing evicts the operands, or None for warm L2."""
-    if not cold_l2:
+def l2_bytes(torch):
+    return getattr(torch.cuda.get_device_properties(0), "L2_cache_size", 0) or 64 << 20
+
+
+def l2_flush_buffer(torch, l2):
+    """A buffer twice the L2 size whose zeroing evicts the operands, or None unless flushing."""
+    if l2 != "flush":
         return None
-    l2_bytes = getattr(torch.cuda.get_device_properties(0), "L2_cache_size", 0) or 64 << 20
-    return torch.empty(2 * l2_bytes, dtype=torch.uint8, device="cuda")
+    return torch.empty(2 * l2_bytes(torch), dtype=torch.uint8, device="cuda")
 
 
 def main(argv):
@@ -304,7 +333,7 @@ def main(argv):
     except UserError as error:
         print(f"{PROG}: {error}", file=sys.stderr)
         return 2
-    flush = l2_flush_buffer(torch, args.cold_l2)
+    flush = l2_flush_buffer(torch, args.l2)
     try:
         out = open(args.out, "w", newline="")
     except OSError as error:

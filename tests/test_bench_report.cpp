@@ -298,7 +298,8 @@ TEST_F(BenchReport, RunJsonRoundTrips) {
   EXPECT_EQ(back.measured_at, run_.measured_at);
   EXPECT_EQ(back.peak_tflops, run_.peak_tflops);
   EXPECT_EQ(back.peak_gbps, run_.peak_gbps);
-  EXPECT_EQ(back.cold_l2, run_.cold_l2);
+  EXPECT_EQ(back.l2, run_.l2);
+  EXPECT_EQ(back.read_gbps, run_.read_gbps);
   EXPECT_EQ(back.intervals_ms, run_.intervals_ms);
   ASSERT_EQ(back.shapes.size(), run_.shapes.size());
   for (std::size_t s = 0; s < back.shapes.size(); ++s) {
@@ -321,6 +322,41 @@ TEST_F(BenchReport, RunJsonRoundTrips) {
   write_bench_outputs(back, dir_.file("again"));
   for (const char* name : {"bench.csv", "speedups.csv", "summary.md", "run.json"})
     EXPECT_EQ(read_bytes(dir_.file(std::string("again/") + name)), output(name)) << name;
+}
+
+TEST(BenchReportL2, RotateRunShowsBandwidthPerShapeAndReadsBack) {
+  TempDir dir;
+  BenchRun run = fixture_run();
+  run.l2 = L2Policy::Rotate;
+  run.read_gbps = 4000;
+  for (auto& shape : run.shapes) shape.problem.l2 = L2Policy::Rotate;
+  write_bench_outputs(run, dir.file("out"));
+  const std::string md = read_bytes(dir.file("out/summary.md"));
+  for (const char* expected : {"- L2: rotate (calls back to back", "4000.0 GB/s (read-only streaming kernel, 1 GiB)"})
+    EXPECT_NE(md.find(expected), std::string::npos) << expected << "\n" << md;
+  const auto rows = table_after(md, "## Bandwidth per shape (offline GPU time, L2 rotate)");
+  ASSERT_EQ(rows.size(), 4u);
+  // 256^3: 2 * 3 * 256^2 bytes = 393216; ours 10 us, cuBLASLt-autotune twice that.
+  EXPECT_EQ(row_labelled(rows, "256x256x256 tn f32 l2 rotate"),
+            (std::vector<std::string>{"256x256x256 tn f32 l2 rotate", "0.4", "10.00", "39.3 (1.0%)", "20.00",
+                                      "19.7 (0.5%)"}));
+  const BenchRun back = read_bench_run(dir.file("out/run.json"));
+  EXPECT_EQ(back.l2, L2Policy::Rotate);
+  EXPECT_EQ(back.read_gbps, 4000);
+  for (const auto& shape : back.shapes) EXPECT_EQ(shape.problem.l2, L2Policy::Rotate);
+}
+
+TEST(BenchReportL2, WarmRunHasNoBandwidthSectionAndOldRunsReadTheirFlushFlag) {
+  TempDir dir;
+  write_bench_outputs(fixture_run(), dir.file("out"));
+  EXPECT_EQ(read_bytes(dir.file("out/summary.md")).find("## Bandwidth per shape"), std::string::npos);
+  // A run.json from before the L2 policies says only "cold_l2".
+  std::string text = read_bytes(dir.file("out/run.json"));
+  const std::string policy = "\"l2\":\"warm\"";
+  ASSERT_NE(text.find(policy), std::string::npos) << text.substr(0, 400);
+  text.replace(text.find(policy), policy.size(), "\"cold_l2\":true");
+  write_bytes(dir.file("old.json"), text);
+  EXPECT_EQ(read_bench_run(dir.file("old.json")).l2, L2Policy::Flush);
 }
 
 TEST(BenchReportShapes, WinnerWithoutTimingOfOursIsListed) {

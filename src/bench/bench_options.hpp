@@ -13,7 +13,6 @@ struct BenchOptions {
   std::string mode = "both";                  // offline | server | both
   std::vector<int> intervals_ms = {10, 50, 100};
   std::vector<std::string> providers = {"all"};
-  bool cold_l2 = false;
   std::string out_dir = "bench-out";
   int device = 0;
   int server_samples = 5;

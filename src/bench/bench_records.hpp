@@ -45,7 +45,8 @@ struct BenchRun {
   std::string measured_at;         // UTC ISO 8601
   double peak_tflops = 0;          // measured: cuBLAS fp16 GEMM 8192^3, fp32 accumulation
   double peak_gbps = 0;            // measured: device-to-device copy, bytes read + written
-  bool cold_l2 = false;
+  double read_gbps = 0;            // measured: a read-only streaming kernel over 1 GiB
+  L2Policy l2 = L2Policy::Warm;    // the policy every shape was timed under
   std::vector<int> intervals_ms;
   std::vector<ShapeBench> shapes;
 };

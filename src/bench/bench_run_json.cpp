@@ -96,7 +96,8 @@ json bench_run_to_json(const BenchRun& run) {
           {"measured_at", run.measured_at},
           {"peak_tflops", number_or_null(run.peak_tflops)},
           {"peak_gbps", number_or_null(run.peak_gbps)},
-          {"cold_l2", run.cold_l2},
+          {"read_gbps", number_or_null(run.read_gbps)},
+          {"l2", to_string(run.l2)},
           {"intervals_ms", run.intervals_ms},
           {"shapes", std::move(shapes)}};
 }
@@ -116,9 +117,15 @@ BenchRun bench_run_from_json(const json& doc, const std::string& source) {
     run.measured_at = doc.at("measured_at").get<std::string>();
     run.peak_tflops = required_number_or_nan(doc, "peak_tflops");
     run.peak_gbps = required_number_or_nan(doc, "peak_gbps");
-    run.cold_l2 = doc.at("cold_l2").get<bool>();
+    // Runs written before the L2 policies said only whether the L2 was flushed.
+    if (doc.contains("l2")) run.l2 = parse_l2_policy(doc.at("l2").get<std::string>(), source + " l2");
+    else run.l2 = doc.at("cold_l2").get<bool>() ? L2Policy::Flush : L2Policy::Warm;
+    run.read_gbps = doc.contains("read_gbps") ? required_number_or_nan(doc, "read_gbps") : 0.0;
     run.intervals_ms = doc.at("intervals_ms").get<std::vector<int>>();
-    for (const auto& shape : doc.at("shapes")) run.shapes.push_back(shape_from_json(shape, source));
+    for (const auto& shape : doc.at("shapes")) {
+      run.shapes.push_back(shape_from_json(shape, source));
+      run.shapes.back().problem.l2 = run.l2;  // every shape was timed under the run's policy
+    }
     return run;
   } catch (const json::exception& error) {
     // json's own message names the key or the type that was wrong, e.g. "key 'gpu_us' not found".

@@ -46,7 +46,7 @@ int run_bench(const BenchOptions& options) {
     throw UserError(fmt::format("{}: no winners for {} among the shapes of {}; tune them first",
                                 options.db_path, run.device.name, options.shapes_path));
   run.measured_at = utc_now();
-  run.cold_l2 = options.cold_l2;
+  run.l2 = options.defaults.l2;
   run.intervals_ms = plan.server ? options.intervals_ms : std::vector<int>{};
 
   BenchGpu gpu(options, run.device);

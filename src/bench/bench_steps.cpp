@@ -64,7 +64,6 @@ BenchPlan make_bench_plan(const BenchOptions& options) {
 }
 
 BenchGpu::BenchGpu(const BenchOptions& o, const DeviceInfo& d) : options(o), context(d, o.cache_dir) {
-  if (o.cold_l2) flusher = std::make_unique<L2Flusher>(std::size_t(d.l2_bytes));
   for (const auto& path : o.space_files) extra_families.push_back(load_family_file(path));
 }
 
@@ -76,8 +75,10 @@ void measure_peaks(BenchGpu& gpu, BenchRun& run) {
     const TimedCall copy{"copy", [&](cudaStream_t s) {
                            CL2_CUDA(cudaMemcpyAsync(dst.get(), src.get(), bytes, cudaMemcpyDeviceToDevice, s));
                          }};
-    const double us = context.timer.interleaved({copy}, final_stop_rule())[0].median_us;
-    run.peak_gbps = 2.0 * double(bytes) / us / 1e3;
+    const TimedCall read{"read", [&](cudaStream_t s) { context.utility.read_stream(src.get(), bytes, s); }};
+    const auto times = context.timer.interleaved({copy, read}, final_stop_rule());
+    run.peak_gbps = 2.0 * double(bytes) / times[0].median_us / 1e3;
+    run.read_gbps = double(bytes) / times[1].median_us / 1e3;
   }
   ProblemMeasurement big(context, {{8192, 8192, 8192}, Layout::TN, Accum::F32});
   const ProviderCall cublas = big.library_call(Provider::CublasTn);
@@ -104,7 +105,7 @@ ShapeBench bench_shape(BenchGpu& gpu, const TuningDb& db, std::int64_t device_id
     shape.has_winner = true;
     shape.winner_family = built.candidate.family->name;
     shape.winner_config = built.candidate.config.to_json();
-    calls.push_back(kernel_call(*ours));
+    calls.push_back(measurement.kernel_call(*ours));
   }
   measurement.find_lt_algorithms(kLtAutotuneAlgorithms);
   if (plan.providers.count(Provider::CublasltAutotune)) measurement.autotune_lt(screening_stop_rule());
@@ -114,12 +115,13 @@ ShapeBench bench_shape(BenchGpu& gpu, const TuningDb& db, std::int64_t device_id
   if (calls.empty()) return shape;
   std::vector<TimedCall> timed;
   for (const auto& call : calls) timed.push_back(call.call);
-  CallTimer call_timer(gpu.context.stream, gpu.flusher.get());
+  CallTimer call_timer(gpu.context.stream,
+                       problem.l2 == L2Policy::Flush ? &gpu.context.l2_flusher() : nullptr);
   if (plan.offline) {
-    // Warm L2: GPU time from graph replays. Cold L2: each call alone after a flush.
-    ProviderTimes graph_times;
-    if (!gpu.flusher) graph_times = measurement.time_side_by_side(calls, final_stop_rule());
-    add_timings(shape, calls, "offline", 0, graph_times, call_timer.back_to_back(timed, wall_stop_rule()));
+    // GPU time under the problem's L2 policy: graph replays (warm; rotate, cycling the operand
+    // copies), or each call alone after a flush.
+    const ProviderTimes gpu_times = measurement.time_side_by_side(calls, final_stop_rule());
+    add_timings(shape, calls, "offline", 0, gpu_times, call_timer.back_to_back(timed, wall_stop_rule()));
   }
   if (plan.server)
     for (int interval : gpu.options.intervals_ms)

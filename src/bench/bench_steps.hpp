@@ -31,11 +31,10 @@ struct BenchGpu {
   BenchGpu(const BenchOptions& options, const DeviceInfo& device);
   const BenchOptions& options;
   GpuContext context;
-  std::unique_ptr<L2Flusher> flusher;  // only with --cold-l2
   std::vector<FamilySpec> extra_families;
 };
 
-// Device-to-device copy bandwidth and cuBLAS's fp16 rate at 8192^3, measured now.
+// Device-to-device copy and read-only streaming bandwidth, and cuBLAS's fp16 rate at 8192^3, measured now.
 void measure_peaks(BenchGpu& gpu, BenchRun& run);
 
 ShapeBench bench_shape(BenchGpu& gpu, const TuningDb& db, std::int64_t device_id, const Problem& problem,

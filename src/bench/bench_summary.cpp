@@ -32,6 +32,17 @@ std::string peak_text(double value, const char* unit, const char* how) {
                                            : fmt::format("not measured ({})", unit);
 }
 
+std::string l2_policy_text(L2Policy policy) {
+  switch (policy) {
+    case L2Policy::Warm: return "warm (the same inputs every call, resident in L2 where they fit)";
+    case L2Policy::Rotate:
+      return "rotate (calls back to back, cycling through copies of A, B and C larger than 3x the L2: "
+             "operands come from DRAM)";
+    case L2Policy::Flush: return "cold (inputs are not resident in L2 when a call starts)";
+  }
+  return "?";
+}
+
 std::string shape_counts(const BenchView& view) {
   int by_class[3] = {0, 0, 0}, tuned = 0;
   for (const auto& shape : view.shapes) {
@@ -55,11 +66,12 @@ std::string device_section(const BenchView& view) {
   out += fmt::format("- Software: driver {}, CUDA runtime {}, cuBLAS {}, NVRTC {}\n",
                      d.driver_version, d.cuda_runtime_version, d.cublas_version, d.nvrtc_version);
   out += fmt::format("- Measured at: {}\n", run.measured_at);
-  out += fmt::format("- Measured peaks: {}; {}\n",
+  out += fmt::format("- Measured peaks: {}; {}{}\n",
                      peak_text(run.peak_tflops, "TFLOP/s", "cuBLAS fp16 GEMM 8192³, fp32 accumulation"),
-                     peak_text(run.peak_gbps, "GB/s", "device-to-device copy, bytes read + written"));
-  out += run.cold_l2 ? "- L2: cold (inputs are not resident in L2 when a call starts)\n"
-                     : "- L2: warm (the same inputs every call, resident in L2 where they fit)\n";
+                     peak_text(run.peak_gbps, "GB/s", "device-to-device copy, bytes read + written"),
+                     run.read_gbps > 0 ? "; " + peak_text(run.read_gbps, "GB/s", "read-only streaming kernel, 1 GiB")
+                                       : std::string());
+  out += "- L2: " + l2_policy_text(run.l2) + "\n";
   out += fmt::format("- Shapes: {}\n", shape_counts(view));
   out += fmt::format("- Modes: {}\n", fmt::join(modes, ", "));
   return out;
@@ -159,7 +171,7 @@ std::string size_class_tables(const BenchView& view) {
 std::string render_bench_summary(const BenchView& view) {
   return device_section(view) + "\n" + reading_guide(view) + mode_tables(view) +
          size_class_tables(view) + best_and_worst_section(view) + throughput_section(view) +
-         untuned_section(view);
+         bandwidth_section(view) + untuned_section(view);
 }
 
 }  // namespace cl2

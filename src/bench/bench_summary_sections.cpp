@@ -123,6 +123,29 @@ std::string throughput_section(const BenchView& view) {
                      largest.size(), table.markdown());
 }
 
+std::string bandwidth_section(const BenchView& view) {
+  const BenchRun& run = *view.run;
+  if (run.l2 == L2Policy::Warm || !has_offline(view)) return "";
+  TextTable table({{"shape", Align::Left},
+                   {"MB"},
+                   {"ours µs"},
+                   {"ours GB/s (% of read)"},
+                   {"cuBLASLt-autotune µs"},
+                   {"cuBLASLt-autotune GB/s (% of read)"}});
+  for (const auto& shape : view.shapes) {
+    const GemmShape& gemm = shape.problem().shape;
+    const double ours_us = shape.time_us(Provider::Ours, offline_mode(), Figure::Gpu);
+    const double autotune_us = shape.time_us(kAutotune, offline_mode(), Figure::Gpu);
+    table.add_row({shape.problem().text(), format_fixed(double(gemm.operand_bytes()) / 1e6, 1),
+                   format_fixed(ours_us, 2), rate_cell(gbps(gemm, ours_us), run.read_gbps),
+                   format_fixed(autotune_us, 2), rate_cell(gbps(gemm, autotune_us), run.read_gbps)});
+  }
+  return fmt::format("\n## Bandwidth per shape (offline GPU time, L2 {})\n\nBytes = fp16 A and B read and "
+                     "C written once: 2·(MK + KN + MN). Read = {} GB/s, what a kernel that only reads "
+                     "streamed from DRAM in this run.\n\n{}",
+                     to_string(run.l2), format_fixed(run.read_gbps, 0), table.markdown());
+}
+
 std::string untuned_section(const BenchView& view) {
   std::vector<const ShapeView*> not_tuned, not_timed;
   for (const auto& shape : view.shapes) {

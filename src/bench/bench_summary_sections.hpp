@@ -15,6 +15,10 @@ std::string best_and_worst_section(const BenchView& view);
 // Achieved TFLOP/s and GB/s (offline GPU time) of ours and cuBLASLt-autotune for the 10 largest
 // shapes, against the measured peaks.
 std::string throughput_section(const BenchView& view);
+// Under the rotate and flush L2 policies (operands from DRAM): every shape's bytes per second, ours
+// and cuBLASLt-autotune's, against the read-only streaming bandwidth measured in the same run;
+// empty under warm, where what fits is read from the L2.
+std::string bandwidth_section(const BenchView& view);
 // Shapes without a winner, and shapes with one but no timing of ours: never silently skipped.
 std::string untuned_section(const BenchView& view);
 

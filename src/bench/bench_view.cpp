@@ -121,13 +121,9 @@ BenchView make_bench_view(const BenchRun& run) {
   return view;
 }
 
-double gemm_bytes(const GemmShape& s) {
-  return 2.0 * (double(s.m) * double(s.k) + double(s.k) * double(s.n) + double(s.m) * double(s.n));
-}
-
 double tflops(const GemmShape& shape, double time_us) { return shape.flops() / time_us / 1e6; }
 
-double gbps(const GemmShape& shape, double time_us) { return gemm_bytes(shape) / time_us / 1e3; }
+double gbps(const GemmShape& shape, double time_us) { return double(shape.operand_bytes()) / time_us / 1e3; }
 
 void validate_bench_run(const BenchRun& run, const std::string& source) {
   if (run.shapes.empty())

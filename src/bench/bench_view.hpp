@@ -64,8 +64,7 @@ struct BenchView {
 };
 BenchView make_bench_view(const BenchRun& run);
 
-// Work and traffic of one GEMM call: 2·M·N·K FLOP; fp16 A and B read and C written once.
-double gemm_bytes(const GemmShape& shape);
+// Rates of one GEMM call: 2·M·N·K FLOP; fp16 A and B read and C written once (operand_bytes).
 double tflops(const GemmShape& shape, double time_us);  // NaN where time_us is
 double gbps(const GemmShape& shape, double time_us);
 

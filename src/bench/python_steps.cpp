@@ -66,7 +66,7 @@ void run_torch_if_asked(const BenchOptions& options, const BenchPlan& plan, Benc
       "python3 {} --shapes {} --layout {} --accum {} --mode {} --interval-ms {} --samples {} --out {}{}",
       shell_quote(script), shell_quote(options.shapes_path), to_string(options.defaults.layout),
       to_string(options.defaults.accum), options.mode, join(options.intervals_ms), options.server_samples,
-      shell_quote(csv), options.cold_l2 ? " --cold-l2" : "");
+      shell_quote(csv), " --l2 " + std::string(to_string(options.defaults.l2)));
   progress.line("bench: " + command);
   if (std::system(command.c_str()) != 0)
     throw std::runtime_error(fmt::format("the torch.matmul benchmark failed: {}", command));

@@ -13,6 +13,8 @@ CommandRunner add_bench_command(CLI::App& app) {
   auto providers = std::make_shared<std::string>("all");
   auto layout = std::make_shared<std::string>("tn");
   auto accum = std::make_shared<std::string>("f32");
+  auto l2 = std::make_shared<std::string>("warm");
+  auto cold = std::make_shared<bool>(false);
   CLI::App* cmd = app.add_subcommand(
       "bench", "Measure the database's winners against torch.matmul, cuBLAS and cuBLASLt, offline "
                "(back to back) and server (after idle gaps), and write CSV, Markdown and plots");
@@ -25,7 +27,14 @@ CommandRunner add_bench_command(CLI::App& app) {
                   "Comma-separated: ours, cublas_nn, cublas_tn, cublaslt_heuristic, cublaslt_autotune, "
                   "torch, or all (torch is skipped with a note where PyTorch is missing)")
       ->capture_default_str();
-  cmd->add_flag("--cold-l2", o->cold_l2, "Flush the L2 before every timed call (default: warm)");
+  cmd->add_option("--l2", *l2,
+                  "Where operands are when each timed call starts: warm (the same A, B, C every call, so "
+                  "what fits stays in L2), rotate (back-to-back calls cycle through copies of A, B, C "
+                  "larger than 3x the L2, so operands come from DRAM, as consecutive model layers), "
+                  "flush (each call alone after overwriting the L2); the winners of that policy are "
+                  "benched")
+      ->capture_default_str();
+  cmd->add_flag("--cold-l2", *cold, "The same as --l2 flush");
   cmd->add_option("--out", o->out_dir, "Folder for bench.csv, speedups.csv, summary.md, run.json, plots")
       ->capture_default_str();
   cmd->add_option("--server-samples", o->server_samples, "Calls per provider and interval in server mode")
@@ -35,8 +44,9 @@ CommandRunner add_bench_command(CLI::App& app) {
   cmd->add_option("--space-file", o->space_files, "Space file of a family tuned with --space-file");
   cmd->add_option("--device", o->device, "GPU index")->capture_default_str();
   cmd->add_option("--cache-dir", o->cache_dir, "Cubin cache (default as for tune)");
-  return [o, intervals, providers, layout, accum] {
-    o->defaults = {parse_layout(*layout, "--layout"), parse_accum(*accum, "--accum")};
+  return [o, intervals, providers, layout, accum, l2, cold] {
+    o->defaults = {parse_layout(*layout, "--layout"), parse_accum(*accum, "--accum"),
+                   *cold ? L2Policy::Flush : parse_l2_policy(*l2, "--l2")};
     o->intervals_ms.clear();
     std::string rest = *intervals + ",";
     for (std::size_t comma; (comma = rest.find(',')) != std::string::npos; rest.erase(0, comma + 1)) {
