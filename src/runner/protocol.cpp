@@ -44,7 +44,8 @@ json to_json(const Problem& p) {
           {"n", p.shape.n},
           {"k", p.shape.k},
           {"layout", std::string(to_string(p.layout))},
-          {"accum", std::string(to_string(p.accum))}};
+          {"accum", std::string(to_string(p.accum))},
+          {"l2", std::string(to_string(p.l2))}};
 }
 
 Problem problem_from_json(const json& j) {
@@ -52,6 +53,8 @@ Problem problem_from_json(const json& j) {
   p.shape = {j.at("m").get<std::int64_t>(), j.at("n").get<std::int64_t>(), j.at("k").get<std::int64_t>()};
   p.layout = parse_layout(j.at("layout").get<std::string>(), "layout");
   p.accum = parse_accum(j.at("accum").get<std::string>(), "accum");
+  // "l2" may be left out: a problem is warm unless it says otherwise, as before L2 policies.
+  p.l2 = parse_l2_policy(j.value("l2", std::string(to_string(L2Policy::Warm))), "l2");
   return p;
 }
 
