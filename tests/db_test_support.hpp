@@ -87,9 +87,15 @@ inline KernelRecord test_kernel(std::int64_t bm, const std::string& family = "sm
   return kernel;
 }
 
-inline Problem test_problem(std::int64_t m, std::int64_t n, std::int64_t k,
-                            Layout layout = Layout::TN, Accum accum = Accum::F32) {
-  return Problem{{m, n, k}, layout, accum};
+inline Problem test_problem(std::int64_t m, std::int64_t n, std::int64_t k, Layout layout = Layout::TN,
+                            Accum accum = Accum::F32, L2Policy l2 = L2Policy::Warm) {
+  return Problem{{m, n, k}, layout, accum, l2};
+}
+
+// The same problem under another L2 policy.
+inline Problem under(Problem problem, L2Policy l2) {
+  problem.l2 = l2;
+  return problem;
 }
 
 inline TrialRecord ok_trial(std::int64_t run_id, std::int64_t device_id, std::int64_t kernel_id,

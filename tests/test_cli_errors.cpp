@@ -42,10 +42,12 @@ TEST(CliErrors, BadShapesLeaveNoDatabaseBehind) {
       {"[]", "", "empty"},
       {"{\"m\": 1}", "", "list of shapes"},
       {"[{\"m\": 64, \"n\": 64, \"k\": 64, \"layout\": \"xt\"}]", "", "unknown layout 'xt'"},
+      {"[{\"m\": 64, \"n\": 64, \"k\": 64, \"l2\": \"cold\"}]", "", "shape #1 l2: unknown L2 policy 'cold'"},
       {"[[200000, 200000, 200000]]", "", "GiB of GPU memory"},
       {"[[64, 64, 64]]", "--family nosuch", "--family nosuch"},
       {"[[64, 64, 64]]", "--layout diagonal", "--layout"},
       {"[[64, 64, 64]]", "--accum f8", "--accum"},
+      {"[[64, 64, 64]]", "--l2 bogus", "--l2: unknown L2 policy 'bogus'; use warm, rotate or flush"},
       {"[[64, 64, 64]]", "--pin NOSUCH=1", "--pin NOSUCH=1"},
       {"[[64, 64, 64]]", "--pin BM=big", "--pin BM=big"},
       {"[[64, 64, 64]]", "--pin BM", "--pin BM"},
@@ -106,6 +108,7 @@ TEST(CliErrors, ExportAndShowNameAMissingDatabase) {
   expect_user_error(run_tool("export --format json --db " + dir.file("none.sqlite"), dir), "none.sqlite");
   expect_user_error(run_tool("show --db " + dir.file("none.sqlite"), dir), "none.sqlite");
   expect_user_error(run_tool("export --format xml --db " + dir.file("none.sqlite"), dir), "xml");
+  expect_user_error(run_tool("show 64 64 64 --l2 cold --db " + dir.file("none.sqlite"), dir), "--l2");
   EXPECT_FALSE(std::filesystem::exists(dir.file("none.sqlite")));
 }
 
@@ -113,7 +116,7 @@ TEST(CliErrors, HelpExplainsEveryTuneOption) {
   ScratchDir dir;
   const auto r = run_tool("tune --help", dir);
   EXPECT_EQ(r.status, 0);
-  for (const char* option : {"--shapes", "--db", "--layout", "--accum", "--family", "--max-candidates",
+  for (const char* option : {"--shapes", "--db", "--layout", "--accum", "--l2", "--family", "--max-candidates",
                              "--budget-seconds", "--finalists", "--compile-only", "--device"})
     EXPECT_NE(r.out.find(option), std::string::npos) << option;
 }

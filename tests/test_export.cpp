@@ -279,3 +279,66 @@ TEST(Export, MarkdownTablesTheLibrariesKernelsWhereTraced) {
                     "nvjet_sm90_hsh_64x128_64x8_2x1_v_bz_splitK_TNN + splitKreduce_kernel |");
   EXPECT_EQ(render_export(four_winners(), ExportFormat::Markdown).find("Kernels the libraries ran"), std::string::npos);
 }
+
+namespace {
+
+// The four winners and the 1024^3 shape again, tuned rotated (slower: its operands came from DRAM).
+std::vector<WinnerRow> winners_with_a_rotated_shape() {
+  auto rows = four_winners();
+  rows.insert(rows.begin() + 2, row(test_problem(1024, 1024, 1024, Layout::TN, Accum::F32, L2Policy::Rotate),
+                                    26.0, 36.0, 31.0, 28.0));
+  rows[2].cublaslt_autotune_algo = test_lt_algo();
+  return rows;
+}
+
+}  // namespace
+
+TEST(Export, AllWarmExportsNameNoL2Policy) {
+  const auto rows = winners_with_algorithms();
+  for (const auto& kernel : json::parse(render_export(rows, ExportFormat::Json))["devices"][0]["kernels"])
+    EXPECT_FALSE(kernel.contains("l2")) << kernel.dump();
+  EXPECT_EQ(split_csv_line(lines(render_export(rows, ExportFormat::Csv))[0]).back(), "cublaslt_autotune_kernels");
+  const std::string md = render_export(rows, ExportFormat::Markdown);
+  EXPECT_EQ(md.find("| l2"), std::string::npos) << md;
+  EXPECT_EQ(md.find("l2 is where"), std::string::npos) << md;
+  CL2_EXPECT_CONTAINS(md, "| 8192 | 8192 | 8192 | tn     | f32   | sm90   |");
+}
+
+TEST(Export, JsonNamesThePolicyOfRowsThatAreNotWarmAndReadsItBack) {
+  const auto rows = winners_with_a_rotated_shape();
+  const std::string text = render_export(rows, ExportFormat::Json);
+  const json doc = json::parse(text);
+  const json& kernels = doc["devices"][0]["kernels"];
+  EXPECT_FALSE(kernels[1].contains("l2"));  // the same shape warm: no key, as before policies
+  EXPECT_EQ(kernels[2].at("l2"), "rotate");
+  EXPECT_EQ(doc["devices"][0]["summary"]["overall"]["count"], 5);
+
+  const auto read = parse_export_json(text, "export.json");
+  ASSERT_EQ(read.size(), rows.size());
+  for (std::size_t i = 0; i < rows.size(); ++i) EXPECT_EQ(read[i].winner.problem, rows[i].winner.problem) << i;
+  EXPECT_EQ(render_export(read, ExportFormat::Json), text);
+}
+
+TEST(Export, CsvAppendsAnL2ColumnWhereSomeRowIsNotWarm) {
+  const auto csv = lines(render_export(winners_with_a_rotated_shape(), ExportFormat::Csv));
+  ASSERT_EQ(csv.size(), 6u);
+  const auto header = split_csv_line(csv[0]);
+  EXPECT_EQ(header.back(), "l2");  // last, so every other column keeps its position
+  EXPECT_EQ(header[header.size() - 2], "cublaslt_autotune_kernels");
+  EXPECT_EQ(split_csv_line(csv[2]).back(), "warm");
+  EXPECT_EQ(split_csv_line(csv[3]).back(), "rotate");
+  EXPECT_EQ(split_csv_line(csv[3])[4], "1024");
+}
+
+TEST(Export, MarkdownHasAnL2ColumnInEveryShapeTableWhereSomeRowIsNotWarm) {
+  auto rows = winners_with_a_rotated_shape();
+  rows[2].library_kernels = {{Provider::CublasTn, {"nvjet_sm90_hsh_64x128_64x8_2x1_v_bz_TNN"}}};
+  const std::string md = render_export(rows, ExportFormat::Markdown);
+  CL2_EXPECT_CONTAINS(md, "l2 is where the operands were when each timed call started");
+  CL2_EXPECT_CONTAINS(md, "|    M |    N |    K | layout | accum | l2     | family |");
+  CL2_EXPECT_CONTAINS(md, "| 1024 | 1024 | 1024 | tn     | f32   | warm   | sm90   |");
+  CL2_EXPECT_CONTAINS(md, "| 1024 | 1024 | 1024 | tn     | f32   | rotate | sm90   |");
+  // cuBLASLt's algorithms, and the kernels the libraries ran.
+  CL2_EXPECT_CONTAINS(md, "| 1024 | 1024 | 1024 | tn     | f32   | rotate | cuBLASLt-autotune  | 66      | 64x32 |");
+  CL2_EXPECT_CONTAINS(md, "| 1024 | 1024 | 1024 | tn     | f32   | rotate | -         | nvjet_sm90_hsh_64x128_64x8_2x1_v_bz_TNN");
+}

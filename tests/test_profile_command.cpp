@@ -33,8 +33,9 @@ CommandResult tune_small(const ScratchDir& dir, const std::string& extra = "", c
                   dir, env);
 }
 
-CommandResult profile(const ScratchDir& dir, const std::string& env, const std::string& mnk = "64 64 64") {
-  return run_tool("profile " + mnk + " --fake-gpu --db " + dir.file("t.sqlite") + family_file(), dir, env);
+CommandResult profile(const ScratchDir& dir, const std::string& env, const std::string& mnk = "64 64 64",
+                      const std::string& extra = "") {
+  return run_tool("profile " + mnk + " --fake-gpu --db " + dir.file("t.sqlite") + family_file() + extra, dir, env);
 }
 
 // The line of `text` that holds `needle`, or "".
@@ -45,9 +46,9 @@ std::string line_with(const std::string& text, const std::string& needle) {
   return text.substr(start, text.find('\n', at) - start);
 }
 
-std::vector<CountersRecord> stored_counters(const ScratchDir& dir) {
+std::vector<CountersRecord> stored_counters(const ScratchDir& dir, const Problem& problem = kSmall) {
   const auto db = TuningDb::open(dir.file("t.sqlite"), DbMode::ReadOnly);
-  return db->counters(db->devices().at(0).first, kSmall);
+  return db->counters(db->devices().at(0).first, problem);
 }
 
 }  // namespace
@@ -108,6 +109,26 @@ TEST(ProfileCommand, AShapeWithoutAWinnerIsAOneLineErrorNamingTheFix) {
   const auto zero = profile(dir, allowing_cupti(), "0 64 64");
   EXPECT_EQ(zero.status, 2);
   CL2_EXPECT_CONTAINS(zero.err, "dimension 0 is not positive");
+}
+
+// A shape tuned only rotated: `profile --l2 rotate` profiles its winner and stores the counters
+// under that problem; plain `profile` asks for the warm one, which has no winner.
+TEST(ProfileCommand, L2PicksTheProblemWhoseWinnerIsProfiled) {
+  ScratchDir dir;
+  ASSERT_EQ(tune_small(dir, " --l2 rotate").status, 0);
+  const auto result = profile(dir, allowing_cupti(), "64 64 64", " --l2 rotate");
+  ASSERT_EQ(result.status, 0) << result.err;
+  CL2_EXPECT_CONTAINS(result.out, "64x64x64 tn f32 l2 rotate on Fake GPU (cuda-l2-tune tests)");
+  const Problem rotate{{64, 64, 64}, Layout::TN, Accum::F32, L2Policy::Rotate};
+  EXPECT_EQ(stored_counters(dir, rotate).size(), 2u);
+  EXPECT_TRUE(stored_counters(dir).empty());
+  const auto warm = profile(dir, allowing_cupti());
+  EXPECT_EQ(warm.status, 2);
+  CL2_EXPECT_CONTAINS(warm.err, "no winner for 64x64x64 tn f32 on Fake GPU");
+  const auto bad = profile(dir, allowing_cupti(), "64 64 64", " --l2 hot");
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_EQ(line_count(bad.err), 1) << bad.err;
+  CL2_EXPECT_CONTAINS(bad.err, "--l2: unknown L2 policy 'hot'");
 }
 
 TEST(TuneClocks, TheJsonExportShowsTheClocksTheWinnerWasMeasuredAt) {

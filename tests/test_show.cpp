@@ -126,6 +126,28 @@ TEST_F(ShowFixture, ProblemWithoutTrialsSaysSo) {
             "No trials of 1x2x3 tn f32 in " + db->path() + ".\n");
 }
 
+// The fixture's shape tuned rotated too: its own trials under its own header, and asking for the
+// warm problem of a shape tuned only rotated points at --l2.
+TEST_F(ShowFixture, EachPolicyOfAShapeShowsItsOwnTrialsAndHeader) {
+  const std::int64_t device = db->devices().at(0).first;
+  const std::int64_t run = db->begin_run("tune --l2 rotate", "shapes.json");
+  const Problem rotate = under(problem, L2Policy::Rotate);
+  db->insert_trial(ok_trial(run, device, db->upsert_kernel(test_kernel(64)), rotate, 1024.5));
+  const std::string rotated = render_problem_trials(*db, rotate);
+  CL2_EXPECT_CONTAINS(rotated, "4096x4096x4096 tn f32 l2 rotate on NVIDIA H200 (device 1)\n");
+  CL2_EXPECT_CONTAINS(rotated, "Trials: 1 (1 ok), no winner yet");
+  CL2_EXPECT_CONTAINS(render_problem_trials(*db, problem), "4096x4096x4096 tn f32 on NVIDIA H200");
+  CL2_EXPECT_CONTAINS(render_problem_trials(*db, problem), "Trials: 5 (3 ok)");
+
+  const Problem only_rotated = test_problem(64, 64, 64, Layout::TN, Accum::F32, L2Policy::Rotate);
+  const std::int64_t kernel = db->upsert_kernel(test_kernel(128));
+  db->insert_trial(ok_trial(run, device, kernel, only_rotated, 3.5));
+  db->insert_trial(ok_trial(run, device, kernel, under(only_rotated, L2Policy::Flush), 4.5));
+  EXPECT_EQ(render_problem_trials(*db, under(only_rotated, L2Policy::Warm)),
+            "No trials of 64x64x64 tn f32 in " + db->path() +
+                "; it has the shape under --l2 rotate or --l2 flush.\n");
+}
+
 TEST(Show, EmptyDatabaseOverview) {
   TempDir dir;
   const auto db = TuningDb::open(dir.file("empty.sqlite"), DbMode::ReadWrite);

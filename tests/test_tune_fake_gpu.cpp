@@ -124,6 +124,29 @@ TEST(TuneFakeGpu, ExportShowsTheWinnersOfTheRun) {
   EXPECT_NE(show.out.find("fault"), std::string::npos);
 }
 
+// tune --l2 sets the policy of the shapes that do not give one: a shape tuned warm and rotated in
+// one run has two winners, which show and export tell apart.
+TEST(TuneFakeGpu, OneShapeTunedUnderTwoL2PoliciesHasTwoWinners) {
+  ScratchDir dir;
+  const std::string db = dir.file("t.sqlite");
+  const std::string shapes = R"([[64, 64, 64], {"m": 64, "n": 64, "k": 64, "l2": "warm"}])";
+  const auto r = run_tool(tune_args(dir, shapes, "naive_fault") + " --l2 rotate", dir);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find("64x64x64 tn f32 l2 rotate"), std::string::npos) << r.err;
+  const auto rows = TuningDb::open(db, DbMode::ReadOnly)->winner_rows();
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0].winner.problem, kSmall);
+  EXPECT_EQ(rows[1].winner.problem, (Problem{{64, 64, 64}, Layout::TN, Accum::F32, L2Policy::Rotate}));
+
+  const auto show = run_tool("show 64 64 64 --l2 rotate --db " + db, dir);
+  ASSERT_EQ(show.status, 0) << show.err;
+  EXPECT_NE(show.out.find("64x64x64 tn f32 l2 rotate on Fake GPU"), std::string::npos) << show.out;
+  const auto csv = run_tool("export --format csv --db " + db, dir);
+  ASSERT_EQ(csv.status, 0) << csv.err;
+  EXPECT_NE(csv.out.find(",l2\n"), std::string::npos) << csv.out;
+  EXPECT_NE(csv.out.find(",rotate\n"), std::string::npos) << csv.out;
+}
+
 // The model ranks three variants that spill ahead of three that compile clean: with three slots,
 // the spilling ones are recorded as rejected and the clean ones take their slots and are timed.
 TEST(TuneFakeGpu, SlotsOfVariantsThatSpillGoToTheNextCandidates) {

@@ -58,6 +58,8 @@ TEST(WorkerProtocol, EveryRequestRoundTrips) {
   const std::vector<WorkerRequest> requests = {
       HelloRequest{},
       ProblemRequest{{{3000, 4096, 77}, Layout::NN, Accum::F16}},
+      ProblemRequest{{{3000, 4096, 77}, Layout::NN, Accum::F16, L2Policy::Rotate}},
+      ProblemRequest{{{1, 4096, 4096}, Layout::TN, Accum::F32, L2Policy::Flush}},
       BaselinesRequest{12, rule(5), rule(15)},
       TrialRequest{kernel_run()},
       FinalRequest{{kernel_run()}},
@@ -78,6 +80,17 @@ TEST(WorkerProtocol, RequestsSayTheirOp) {
   EXPECT_EQ(to_json(QuitRequest{}).at("op"), "quit");
   EXPECT_THROW(worker_request_from_json(json{{"op", "launch"}}), std::runtime_error);
   EXPECT_THROW(worker_request_from_json(json{{"op", "problem"}}), json::exception);
+}
+
+TEST(WorkerProtocol, ProblemWithoutAnL2PolicyIsWarm) {
+  json message = to_json(ProblemRequest{{{64, 128, 256}, Layout::TN, Accum::F32, L2Policy::Rotate}});
+  EXPECT_EQ(message.at("problem").at("l2"), "rotate");
+  message["problem"].erase("l2");
+  const auto request = worker_request_from_json(over_the_wire(message));
+  EXPECT_EQ(std::get<ProblemRequest>(request).problem.l2, L2Policy::Warm);
+  EXPECT_EQ(std::get<ProblemRequest>(request).problem.shape, (GemmShape{64, 128, 256}));
+  message["problem"]["l2"] = "cold";
+  EXPECT_THROW(worker_request_from_json(message), std::runtime_error);
 }
 
 TEST(WorkerProtocol, HelloAndProblemRepliesRoundTrip) {

@@ -1,6 +1,7 @@
 #include <fmt/format.h>
 
 #include <cstdio>
+#include <optional>
 
 #include "cli/commands.hpp"
 #include "core/errors.hpp"
@@ -11,7 +12,7 @@ namespace cl2 {
 
 CommandRunner add_show_command(CLI::App& app) {
   struct Options {
-    std::string db = "db/tuning.sqlite", layout = "tn", accum = "f32";
+    std::string db = "db/tuning.sqlite", layout = "tn", accum = "f32", l2 = "warm";
     std::vector<std::int64_t> mnk;
   };
   auto o = std::make_shared<Options>();
@@ -22,21 +23,20 @@ CommandRunner add_show_command(CLI::App& app) {
   cmd->add_option("mnk", o->mnk, "M N K of one shape")->expected(0, 3);
   cmd->add_option("--layout", o->layout, "Layout of that shape: tn or nn")->capture_default_str();
   cmd->add_option("--accum", o->accum, "Accumulator of that shape: f32 or f16")->capture_default_str();
+  cmd->add_option("--l2", o->l2, "L2 policy that shape was tuned under: warm, rotate or flush")
+      ->capture_default_str();
   return [o] {
     if (!o->mnk.empty() && o->mnk.size() != 3)
       throw UserError("show: give all three of M N K, or none for the summary");
     for (auto v : o->mnk)
       if (v < 1) throw UserError(fmt::format("show: dimension {} is not positive; M, N, K must be >= 1", v));
+    // The options are read before the database, so that a misspelt one is what the error names.
+    std::optional<Problem> problem;
+    if (!o->mnk.empty())
+      problem = Problem{{o->mnk[0], o->mnk[1], o->mnk[2]}, parse_layout(o->layout, "--layout"),
+                        parse_accum(o->accum, "--accum"), parse_l2_policy(o->l2, "--l2")};
     auto db = TuningDb::open(o->db, DbMode::ReadOnly);
-    std::string text;
-    if (o->mnk.empty()) {
-      text = render_db_overview(*db);
-    } else {
-      Problem problem{{o->mnk[0], o->mnk[1], o->mnk[2]},
-                      parse_layout(o->layout, "--layout"),
-                      parse_accum(o->accum, "--accum")};
-      text = render_problem_trials(*db, problem);
-    }
+    const std::string text = problem ? render_problem_trials(*db, *problem) : render_db_overview(*db);
     std::fwrite(text.data(), 1, text.size(), stdout);
     return 0;
   };

@@ -63,7 +63,7 @@ CommandRunner add_tune_command(CLI::App& app) {
       "tune", "Tune every shape of a shapes file and store the trials and winners in the database.");
   tune->add_option("--shapes", options->shapes_path,
                    "Shapes file: a JSON list of {\"m\":..,\"n\":..,\"k\":..} (optional \"layout\", "
-                   "\"accum\") or [m, n, k] triples")
+                   "\"accum\", \"l2\") or [m, n, k] triples")
       ->required();
   tune->add_option("--db", options->db_path, "Tuning database (created if missing)")
       ->capture_default_str();
@@ -74,9 +74,9 @@ CommandRunner add_tune_command(CLI::App& app) {
   tune->add_option("--accum", *accum, "Default accumulator: f32 or f16")->capture_default_str();
   tune->add_option("--l2", *l2,
                    "Where operands are when each timed call starts: warm (the same A, B, C every call, so "
-                   "what fits stays in L2), rotate (back-to-back calls cycle through copies of A, B, C "
-                   "larger than 3x the L2, so operands come from DRAM, as consecutive model layers), "
-                   "flush (each call alone after overwriting the L2)")
+                   "what fits stays in L2), rotate (back-to-back calls cycle through copies of A, B, C larger "
+                   "than 3x the L2, so operands come from DRAM, as consecutive model layers), flush (each call "
+                   "alone after overwriting the L2); the default for shapes that do not give one")
       ->capture_default_str();
   tune->add_option("--family", *family,
                    "Template families, comma-separated (sm80, sm90) or 'all'; families that do not "
@@ -148,8 +148,8 @@ CommandRunner add_tune_command(CLI::App& app) {
       ->group("");  // hidden from --help
   return [options, layout, accum, l2, family, pins, shard, devices] {
     options->defaults.layout = parse_layout(*layout, "--layout");
-    options->defaults.l2 = parse_l2_policy(*l2, "--l2");
     options->defaults.accum = parse_accum(*accum, "--accum");
+    options->defaults.l2 = parse_l2_policy(*l2, "--l2");
     options->families = split_list(*family);
     options->pins = parse_pins(*pins);
     options->shard = parse_shard(*shard);

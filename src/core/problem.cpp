@@ -34,7 +34,7 @@ Accum parse_accum(std::string_view text, std::string_view what) {
 }
 
 L2Policy parse_l2_policy(std::string_view text, std::string_view what) {
-  for (const L2Policy policy : {L2Policy::Warm, L2Policy::Rotate, L2Policy::Flush})
+  for (const L2Policy policy : kL2Policies)
     if (text == to_string(policy)) return policy;
   throw UserError(fmt::format("{}: unknown L2 policy '{}'; use warm, rotate or flush", what, text));
 }

@@ -16,6 +16,7 @@ enum class Accum { F32, F16 };
 // operands from DRAM (consecutive layers of a model, each with its own weights). Flush: each call
 // runs alone after the L2 was overwritten.
 enum class L2Policy { Warm, Rotate, Flush };
+inline constexpr L2Policy kL2Policies[] = {L2Policy::Warm, L2Policy::Rotate, L2Policy::Flush};
 
 std::string_view to_string(Layout layout);
 std::string_view to_string(Accum accum);

@@ -56,9 +56,9 @@ Problem read_entry(const json& entry, const std::string& where, const ShapeDefau
     }
   }
   for (const auto& [key, value] : entry.items()) {
-    if (key != "m" && key != "n" && key != "k" && key != "layout" && key != "accum") {
+    if (key != "m" && key != "n" && key != "k" && key != "layout" && key != "accum" && key != "l2") {
       throw UserError(fmt::format(
-          "{}: unknown key \"{}\"; allowed are m, n, k, layout, accum", where, key));
+          "{}: unknown key \"{}\"; allowed are m, n, k, layout, accum, l2", where, key));
     }
     (void)value;
   }
@@ -73,6 +73,11 @@ Problem read_entry(const json& entry, const std::string& where, const ShapeDefau
     if (!entry["accum"].is_string())
       throw UserError(fmt::format("{}: accum must be \"f32\" or \"f16\"", where));
     problem.accum = parse_accum(entry["accum"].get<std::string>(), where + " accum");
+  }
+  if (entry.contains("l2")) {
+    if (!entry["l2"].is_string())
+      throw UserError(fmt::format("{}: l2 must be \"warm\", \"rotate\" or \"flush\"", where));
+    problem.l2 = parse_l2_policy(entry["l2"].get<std::string>(), where + " l2");
   }
   return problem;
 }

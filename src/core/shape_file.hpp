@@ -1,8 +1,8 @@
 #pragma once
 // Reads a shapes file: a JSON list whose entries are {"m":..,"n":..,"k":..} objects (optionally
-// with "layout": "tn"|"nn" and "accum": "f32"|"f16") or [m, n, k] triples. Every problem in the
-// file is validated before anything else happens; the first bad entry raises a UserError that
-// names the file, the entry and the fix.
+// with "layout": "tn"|"nn", "accum": "f32"|"f16" and "l2": "warm"|"rotate"|"flush") or [m, n, k]
+// triples. Every problem in the file is validated before anything else happens; the first bad
+// entry raises a UserError that names the file, the entry and the fix.
 #include <string>
 #include <vector>
 

@@ -58,89 +58,101 @@ KernelRecord read_kernel(const Statement& row, int first) {
   return kernel;
 }
 
-constexpr std::string_view kTrialColumns =
-    "id, run_id, device_id, kernel_id, m, n, k, layout, accum, status, reason, max_diff, "
-    "tolerance, time_us, spread_pct, samples, reference_us, created_at, kernel_trace";
+// In each row reader below, `p` is the first of the problem's columns and `q` the first column after
+// them, so that a column added to the problem (problem_columns.hpp) renumbers nothing here.
+const std::string& trial_columns() {
+  static const std::string columns = fmt::format(
+      "id, run_id, device_id, kernel_id, {}, status, reason, max_diff, tolerance, time_us, spread_pct, "
+      "samples, reference_us, created_at, kernel_trace",
+      problem_columns());
+  return columns;
+}
 
 TrialRecord read_trial(const Statement& row) {
+  constexpr int p = 4, q = p + kProblemColumnCount;
   TrialRecord trial;
   trial.id = row.column_int64(0);
   trial.run_id = row.column_int64(1);
   trial.device_id = row.column_int64(2);
   trial.kernel_id = row.column_int64(3);
-  trial.problem = read_problem(row, 4);
-  trial.status = parse_trial_status(row.column_text(9));
-  trial.reason = row.column_text(10);
-  trial.max_diff = row.column_double(11);
-  trial.tolerance = row.column_double(12);
-  trial.time_us = row.column_double(13);
-  trial.spread_pct = row.column_double(14);
-  trial.samples = row.column_int(15);
-  trial.reference_us = row.column_double(16);
-  trial.created_at = row.column_text(17);
-  trial.trace = read_trace(row, 18);
+  trial.problem = read_problem(row, p);
+  trial.status = parse_trial_status(row.column_text(q));
+  trial.reason = row.column_text(q + 1);
+  trial.max_diff = row.column_double(q + 2);
+  trial.tolerance = row.column_double(q + 3);
+  trial.time_us = row.column_double(q + 4);
+  trial.spread_pct = row.column_double(q + 5);
+  trial.samples = row.column_int(q + 6);
+  trial.reference_us = row.column_double(q + 7);
+  trial.created_at = row.column_text(q + 8);
+  trial.trace = read_trace(row, q + 9);
   return trial;
 }
 
 const std::string& baseline_columns() {
-  static const std::string columns =
-      "device_id, run_id, m, n, k, layout, accum, provider, time_us, spread_pct, samples, max_diff, "
-      "detail, measured_at, kernel_trace, trace_flag, " +
-      lt_algo_columns();
+  static const std::string columns = fmt::format(
+      "device_id, run_id, {}, provider, time_us, spread_pct, samples, max_diff, detail, measured_at, "
+      "kernel_trace, trace_flag, {}",
+      problem_columns(), lt_algo_columns());
   return columns;
 }
 
 BaselineRecord read_baseline(const Statement& row) {
+  constexpr int p = 2, q = p + kProblemColumnCount;
   BaselineRecord baseline;
   baseline.device_id = row.column_int64(0);
   baseline.run_id = row.column_int64(1);
-  baseline.problem = read_problem(row, 2);
-  baseline.provider = parse_provider(row.column_text(7));
-  baseline.time_us = row.column_double(8);
-  baseline.spread_pct = row.column_double(9);
-  baseline.samples = row.column_int(10);
-  baseline.max_diff = row.column_double(11);
-  baseline.detail = row.column_text(12);
-  baseline.measured_at = row.column_text(13);
-  baseline.trace = read_trace(row, 14);
-  baseline.trace_flag = row.column_text(15);
-  baseline.lt_algo = read_lt_algo(row, 16);
+  baseline.problem = read_problem(row, p);
+  baseline.provider = parse_provider(row.column_text(q));
+  baseline.time_us = row.column_double(q + 1);
+  baseline.spread_pct = row.column_double(q + 2);
+  baseline.samples = row.column_int(q + 3);
+  baseline.max_diff = row.column_double(q + 4);
+  baseline.detail = row.column_text(q + 5);
+  baseline.measured_at = row.column_text(q + 6);
+  baseline.trace = read_trace(row, q + 7);
+  baseline.trace_flag = row.column_text(q + 8);
+  baseline.lt_algo = read_lt_algo(row, q + 9);
   return baseline;
 }
 
-constexpr std::string_view kWinnerColumns =
-    "w.device_id, w.run_id, w.m, w.n, w.k, w.layout, w.accum, w.kernel_id, w.trial_id, w.time_us, "
-    "w.spread_pct, w.max_diff, w.cublas_nn_us, w.cublas_tn_us, w.cublaslt_heuristic_us, "
-    "w.cublaslt_autotune_us, w.candidates_timed, w.measured_at, w.sm_clock_mhz, w.throttled_rounds";
-constexpr int kWinnerColumnCount = 20;
+const std::string& winner_columns() {
+  static const std::string columns = fmt::format(
+      "w.device_id, w.run_id, {}, w.kernel_id, w.trial_id, w.time_us, w.spread_pct, w.max_diff, "
+      "w.cublas_nn_us, w.cublas_tn_us, w.cublaslt_heuristic_us, w.cublaslt_autotune_us, "
+      "w.candidates_timed, w.measured_at, w.sm_clock_mhz, w.throttled_rounds",
+      problem_columns("w."));
+  return columns;
+}
+constexpr int kWinnerColumnCount = 2 + kProblemColumnCount + 13;  // the ids, the problem, and the rest
 
 WinnerRecord read_winner(const Statement& row, int first) {
+  const int p = first + 2, q = p + kProblemColumnCount;
   WinnerRecord winner;
   winner.device_id = row.column_int64(first);
   winner.run_id = row.column_int64(first + 1);
-  winner.problem = read_problem(row, first + 2);
-  winner.kernel_id = row.column_int64(first + 7);
-  winner.trial_id = row.column_int64(first + 8);
-  winner.time_us = row.column_double(first + 9);
-  winner.spread_pct = row.column_double(first + 10);
-  winner.max_diff = row.column_double(first + 11);
-  winner.cublas_nn_us = row.column_double(first + 12);
-  winner.cublas_tn_us = row.column_double(first + 13);
-  winner.cublaslt_heuristic_us = row.column_double(first + 14);
-  winner.cublaslt_autotune_us = row.column_double(first + 15);
-  winner.candidates_timed = row.column_int(first + 16);
-  winner.measured_at = row.column_text(first + 17);
-  winner.sm_clock_mhz = row.column_double(first + 18);
-  winner.throttled_rounds = row.column_int(first + 19);
+  winner.problem = read_problem(row, p);
+  winner.kernel_id = row.column_int64(q);
+  winner.trial_id = row.column_int64(q + 1);
+  winner.time_us = row.column_double(q + 2);
+  winner.spread_pct = row.column_double(q + 3);
+  winner.max_diff = row.column_double(q + 4);
+  winner.cublas_nn_us = row.column_double(q + 5);
+  winner.cublas_tn_us = row.column_double(q + 6);
+  winner.cublaslt_heuristic_us = row.column_double(q + 7);
+  winner.cublaslt_autotune_us = row.column_double(q + 8);
+  winner.candidates_timed = row.column_int(q + 9);
+  winner.measured_at = row.column_text(q + 10);
+  winner.sm_clock_mhz = row.column_double(q + 11);
+  winner.throttled_rounds = row.column_int(q + 12);
   return winner;
 }
 
 // A winner's baseline of one cuBLASLt provider, from the winner's own run (see WinnerRow).
 std::string winner_baseline_join(std::string_view alias, Provider provider) {
   return fmt::format("LEFT JOIN baselines {0} ON {0}.device_id = w.device_id AND {0}.run_id = w.run_id AND "
-                     "{0}.m = w.m AND {0}.n = w.n AND {0}.k = w.k AND {0}.layout = w.layout AND "
-                     "{0}.accum = w.accum AND {0}.provider = '{1}'",
-                     alias, to_string(provider));
+                     "{2} AND {0}.provider = '{1}'",
+                     alias, to_string(provider), same_problem(alias, "w"));
 }
 
 }  // namespace
@@ -208,7 +220,7 @@ std::optional<TrialRecord> TuningDb::find_trial(std::int64_t device_id, std::int
                                                 const Problem& problem) const {
   Statement query(db_, fmt::format("SELECT {} FROM trials WHERE device_id = ? AND kernel_id = ? "
                                    "AND {}",
-                                   kTrialColumns, kProblemMatch));
+                                   trial_columns(), kProblemMatch));
   query.bind_all(device_id, kernel_id);
   bind_problem(query, 3, problem);
   if (!query.step()) return std::nullopt;
@@ -220,16 +232,17 @@ std::int64_t TuningDb::insert_trial(const TrialRecord& trial) {
   transaction([&] {
     // DO NOTHING on the unique key only: any other constraint violation still fails loudly,
     // where INSERT OR IGNORE would drop the row silently.
-    Statement insert(db_,
-                     "INSERT INTO trials (run_id, device_id, kernel_id, m, n, k, layout, accum, "
-                     "status, reason, max_diff, tolerance, time_us, spread_pct, samples, "
-                     "reference_us, kernel_trace) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
-                     "ON CONFLICT (device_id, kernel_id, m, n, k, layout, accum) DO NOTHING");
+    Statement insert(db_, fmt::format("INSERT INTO trials (run_id, device_id, kernel_id, {0}, status, reason, "
+                                      "max_diff, tolerance, time_us, spread_pct, samples, reference_us, "
+                                      "kernel_trace) VALUES (?, ?, ?, {1}, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                                      "ON CONFLICT (device_id, kernel_id, {0}) DO NOTHING",
+                                      problem_columns(), kProblemPlaceholders));
     insert.bind_all(trial.run_id, trial.device_id, trial.kernel_id);
     bind_problem(insert, 4, trial.problem);
-    insert.bind_from(9, to_string(trial.status), trial.reason, trial.max_diff, trial.tolerance,
+    constexpr int q = 4 + kProblemColumnCount;
+    insert.bind_from(q, to_string(trial.status), trial.reason, trial.max_diff, trial.tolerance,
                      trial.time_us, trial.spread_pct, trial.samples, trial.reference_us);
-    bind_trace(insert, 17, trial.trace);
+    bind_trace(insert, q + 8, trial.trace);
     insert.run();
     id = find_trial(trial.device_id, trial.kernel_id, trial.problem).value().id;
   });
@@ -238,7 +251,7 @@ std::int64_t TuningDb::insert_trial(const TrialRecord& trial) {
 
 std::vector<TrialRecord> TuningDb::trials(std::int64_t device_id, const Problem& problem) const {
   Statement query(db_, fmt::format("SELECT {} FROM trials WHERE device_id = ? AND {} ORDER BY id",
-                                   kTrialColumns, kProblemMatch));
+                                   trial_columns(), kProblemMatch));
   query.bind_all(device_id);
   bind_problem(query, 2, problem);
   std::vector<TrialRecord> trials;
@@ -248,23 +261,25 @@ std::vector<TrialRecord> TuningDb::trials(std::int64_t device_id, const Problem&
 
 void TuningDb::upsert_baseline(const BaselineRecord& baseline) {
   Statement upsert(db_, fmt::format(
-                            "INSERT INTO baselines (device_id, run_id, m, n, k, layout, accum, "
-                            "provider, time_us, spread_pct, samples, max_diff, detail, kernel_trace, "
-                            "trace_flag, {}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, {}) "
-                            "ON CONFLICT (device_id, m, n, k, layout, accum, provider) DO UPDATE "
+                            "INSERT INTO baselines (device_id, run_id, {0}, provider, time_us, spread_pct, "
+                            "samples, max_diff, detail, kernel_trace, trace_flag, {1}) "
+                            "VALUES (?, ?, {2}, ?, ?, ?, ?, ?, ?, ?, ?, {3}) "
+                            "ON CONFLICT (device_id, {0}, provider) DO UPDATE "
                             "SET run_id = excluded.run_id, time_us = excluded.time_us, "
                             "spread_pct = excluded.spread_pct, samples = excluded.samples, "
                             "max_diff = excluded.max_diff, detail = excluded.detail, "
-                            "kernel_trace = excluded.kernel_trace, trace_flag = excluded.trace_flag, {}, "
-                            "measured_at = {}",
-                            lt_algo_columns(), lt_algo_placeholders(), lt_algo_updates(), kNowUtc));
+                            "kernel_trace = excluded.kernel_trace, trace_flag = excluded.trace_flag, {4}, "
+                            "measured_at = {5}",
+                            problem_columns(), lt_algo_columns(), kProblemPlaceholders, lt_algo_placeholders(),
+                            lt_algo_updates(), kNowUtc));
   upsert.bind_all(baseline.device_id, baseline.run_id);
   bind_problem(upsert, 3, baseline.problem);
-  upsert.bind_from(8, to_string(baseline.provider), baseline.time_us, baseline.spread_pct, baseline.samples,
+  constexpr int q = 3 + kProblemColumnCount;
+  upsert.bind_from(q, to_string(baseline.provider), baseline.time_us, baseline.spread_pct, baseline.samples,
                    baseline.max_diff, baseline.detail);
-  bind_trace(upsert, 14, baseline.trace);
-  upsert.bind_from(15, baseline.trace_flag);
-  bind_lt_algo(upsert, 16, baseline.lt_algo);
+  bind_trace(upsert, q + 6, baseline.trace);
+  upsert.bind_from(q + 7, baseline.trace_flag);
+  bind_lt_algo(upsert, q + 8, baseline.lt_algo);
   upsert.run();
 }
 
@@ -281,15 +296,15 @@ std::vector<BaselineRecord> TuningDb::baselines(std::int64_t device_id,
 }
 
 void TuningDb::put_winner(const WinnerRecord& winner) {
-  Statement replace(db_,
-                    "INSERT OR REPLACE INTO winners (device_id, run_id, m, n, k, layout, accum, "
-                    "kernel_id, trial_id, time_us, spread_pct, max_diff, cublas_nn_us, "
-                    "cublas_tn_us, cublaslt_heuristic_us, cublaslt_autotune_us, candidates_timed, "
-                    "sm_clock_mhz, throttled_rounds) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+  Statement replace(db_, fmt::format("INSERT OR REPLACE INTO winners (device_id, run_id, {}, kernel_id, trial_id, "
+                                     "time_us, spread_pct, max_diff, cublas_nn_us, cublas_tn_us, "
+                                     "cublaslt_heuristic_us, cublaslt_autotune_us, candidates_timed, "
+                                     "sm_clock_mhz, throttled_rounds) "
+                                     "VALUES (?, ?, {}, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                                     problem_columns(), kProblemPlaceholders));
   replace.bind_all(winner.device_id, winner.run_id);
   bind_problem(replace, 3, winner.problem);
-  replace.bind_from(8, winner.kernel_id, winner.trial_id, winner.time_us, winner.spread_pct,
+  replace.bind_from(3 + kProblemColumnCount, winner.kernel_id, winner.trial_id, winner.time_us, winner.spread_pct,
                     winner.max_diff, winner.cublas_nn_us, winner.cublas_tn_us,
                     winner.cublaslt_heuristic_us, winner.cublaslt_autotune_us,
                     winner.candidates_timed, winner.sm_clock_mhz, winner.throttled_rounds);
@@ -299,7 +314,7 @@ void TuningDb::put_winner(const WinnerRecord& winner) {
 std::optional<WinnerRecord> TuningDb::winner(std::int64_t device_id,
                                              const Problem& problem) const {
   Statement query(db_, fmt::format("SELECT {} FROM winners w WHERE w.device_id = ? AND {}",
-                                   kWinnerColumns, kProblemMatch));
+                                   winner_columns(), kProblemMatch));
   query.bind_all(device_id);
   bind_problem(query, 2, problem);
   if (!query.step()) return std::nullopt;
@@ -319,10 +334,11 @@ std::vector<WinnerRow> TuningDb::winner_rows(const std::string& device_filter) c
                                    "JOIN devices d ON d.id = w.device_id "
                                    "JOIN kernels kr ON kr.id = w.kernel_id{} "
                                    "WHERE ?1 = '' OR instr(lower(d.name), lower(?1)) > 0 "
-                                   "ORDER BY d.name, d.id, w.m, w.n, w.k, w.layout, w.accum",
-                                   kWinnerColumns, kKernelColumns,
+                                   "ORDER BY d.name, d.id, {}",
+                                   winner_columns(), kKernelColumns,
                                    lt_algo_columns(alias(Provider::CublasltHeuristic) + "."),
-                                   lt_algo_columns(alias(Provider::CublasltAutotune) + "."), traces, joins));
+                                   lt_algo_columns(alias(Provider::CublasltAutotune) + "."), traces, joins,
+                                   problem_order("w.")));
   query.bind_all(device_filter);
   constexpr int kKernel = 1 + kWinnerColumnCount, kHeuristic = kKernel + kKernelColumnCount,
                 kAutotune = kHeuristic + int(kLtAlgoFieldCount), kTraces = kAutotune + int(kLtAlgoFieldCount);
@@ -340,8 +356,8 @@ std::vector<WinnerRow> TuningDb::winner_rows(const std::string& device_filter) c
 }
 
 std::vector<Problem> TuningDb::problems_with_trials(std::int64_t device_id) const {
-  Statement query(db_, "SELECT DISTINCT m, n, k, layout, accum FROM trials WHERE device_id = ? "
-                       "ORDER BY m, n, k, layout, accum");
+  Statement query(db_, fmt::format("SELECT DISTINCT {} FROM trials WHERE device_id = ? ORDER BY {}",
+                                   problem_columns(), problem_order()));
   query.bind_all(device_id);
   std::vector<Problem> problems;
   while (query.step()) problems.push_back(read_problem(query, 0));

@@ -17,7 +17,7 @@ struct sqlite3;
 
 namespace cl2 {
 
-inline constexpr int kSchemaVersion = 5;
+inline constexpr int kSchemaVersion = 6;
 
 enum class DbMode {
   ReadWrite,  // create the file (and its folder) if missing, migrate an older schema
@@ -75,8 +75,8 @@ class TuningDb {
   void upsert_counters(const CountersRecord& counters);  // keyed by (device, problem, provider)
   std::vector<CountersRecord> counters(std::int64_t device_id, const Problem& problem) const;  // by provider
 
-  // The best-kernel table, ordered by device then M, N, K, layout, accum. An empty filter takes
-  // every device; otherwise devices whose name contains it (case-insensitive).
+  // The best-kernel table, ordered by device then M, N, K, layout, accum, L2 policy (warm first).
+  // An empty filter takes every device; otherwise devices whose name contains it (case-insensitive).
   std::vector<WinnerRow> winner_rows(const std::string& device_filter = "") const;
 
   // Problems that have trials on the device, for `show`.

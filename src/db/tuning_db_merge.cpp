@@ -7,6 +7,7 @@
 
 #include "db/counter_columns.hpp"
 #include "db/lt_algo_columns.hpp"
+#include "db/problem_columns.hpp"
 #include "db/sqlite_statement.hpp"
 #include "db/tuning_db.hpp"
 
@@ -63,42 +64,44 @@ MergeCounts TuningDb::merge_from(const std::string& other_path) {
         SELECT family, config_json, source_hash, arch, compiled, registers, stack_bytes, spill_bytes,
           smem_static_bytes, compile_log FROM other.kernels ORDER BY id)sql");
       exec_sql(db_, kIdMaps);
-      counts.trials = run_counted(db_, R"sql(
-        INSERT OR IGNORE INTO main.trials (run_id, device_id, kernel_id, m, n, k, layout, accum,
-          status, reason, max_diff, tolerance, time_us, spread_pct, samples, reference_us, created_at,
-          kernel_trace)
-        SELECT r.ours, d.ours, k.ours, t.m, t.n, t.k, t.layout, t.accum, t.status, t.reason, t.max_diff,
-          t.tolerance, t.time_us, t.spread_pct, t.samples, t.reference_us, t.created_at, t.kernel_trace
+      // Every table keyed by a problem carries its columns (problem_columns) across as they are.
+      const std::string problem = problem_columns();
+      counts.trials = run_counted(db_, fmt::format(R"sql(
+        INSERT OR IGNORE INTO main.trials (run_id, device_id, kernel_id, {}, status, reason, max_diff,
+          tolerance, time_us, spread_pct, samples, reference_us, created_at, kernel_trace)
+        SELECT r.ours, d.ours, k.ours, {}, t.status, t.reason, t.max_diff, t.tolerance, t.time_us,
+          t.spread_pct, t.samples, t.reference_us, t.created_at, t.kernel_trace
         FROM other.trials t JOIN run_map r ON r.other = t.run_id JOIN device_map d ON d.other = t.device_id
-          JOIN kernel_map k ON k.other = t.kernel_id ORDER BY t.id)sql");
+          JOIN kernel_map k ON k.other = t.kernel_id ORDER BY t.id)sql",
+                                                   problem, problem_columns("t.")));
       counts.baselines = run_counted(db_, fmt::format(R"sql(
-        INSERT INTO main.baselines (device_id, run_id, m, n, k, layout, accum, provider, time_us, spread_pct,
-          samples, max_diff, detail, measured_at, kernel_trace, trace_flag, {})
-        SELECT d.ours, r.ours, b.m, b.n, b.k, b.layout, b.accum, b.provider, b.time_us, b.spread_pct,
-          b.samples, b.max_diff, b.detail, b.measured_at, b.kernel_trace, b.trace_flag, {}
+        INSERT INTO main.baselines (device_id, run_id, {0}, provider, time_us, spread_pct, samples, max_diff,
+          detail, measured_at, kernel_trace, trace_flag, {2})
+        SELECT d.ours, r.ours, {1}, b.provider, b.time_us, b.spread_pct, b.samples, b.max_diff, b.detail,
+          b.measured_at, b.kernel_trace, b.trace_flag, {3}
         FROM other.baselines b JOIN device_map d ON d.other = b.device_id JOIN run_map r ON r.other = b.run_id
         WHERE true
-        ON CONFLICT (device_id, m, n, k, layout, accum, provider) DO UPDATE SET
+        ON CONFLICT (device_id, {0}, provider) DO UPDATE SET
           run_id = excluded.run_id, time_us = excluded.time_us, spread_pct = excluded.spread_pct,
           samples = excluded.samples, max_diff = excluded.max_diff, detail = excluded.detail,
           measured_at = excluded.measured_at, kernel_trace = excluded.kernel_trace,
-          trace_flag = excluded.trace_flag, {}
+          trace_flag = excluded.trace_flag, {4}
         WHERE excluded.measured_at > baselines.measured_at)sql",
-                                                      lt_algo_columns(), lt_algo_columns("b."), lt_algo_updates()));
+                                                      problem, problem_columns("b."), lt_algo_columns(),
+                                                      lt_algo_columns("b."), lt_algo_updates()));
       // A winner's trial is found in our trials through (device, kernel, problem).
-      counts.winners = run_counted(db_, R"sql(
-        INSERT INTO main.winners (device_id, run_id, m, n, k, layout, accum, kernel_id, trial_id, time_us,
-          spread_pct, max_diff, cublas_nn_us, cublas_tn_us, cublaslt_heuristic_us, cublaslt_autotune_us,
-          candidates_timed, measured_at, sm_clock_mhz, throttled_rounds)
-        SELECT d.ours, r.ours, w.m, w.n, w.k, w.layout, w.accum, k.ours, mt.id, w.time_us, w.spread_pct,
-          w.max_diff, w.cublas_nn_us, w.cublas_tn_us, w.cublaslt_heuristic_us, w.cublaslt_autotune_us,
-          w.candidates_timed, w.measured_at, w.sm_clock_mhz, w.throttled_rounds
+      counts.winners = run_counted(db_, fmt::format(R"sql(
+        INSERT INTO main.winners (device_id, run_id, {0}, kernel_id, trial_id, time_us, spread_pct, max_diff,
+          cublas_nn_us, cublas_tn_us, cublaslt_heuristic_us, cublaslt_autotune_us, candidates_timed,
+          measured_at, sm_clock_mhz, throttled_rounds)
+        SELECT d.ours, r.ours, {1}, k.ours, mt.id, w.time_us, w.spread_pct, w.max_diff, w.cublas_nn_us,
+          w.cublas_tn_us, w.cublaslt_heuristic_us, w.cublaslt_autotune_us, w.candidates_timed, w.measured_at,
+          w.sm_clock_mhz, w.throttled_rounds
         FROM other.winners w JOIN device_map d ON d.other = w.device_id JOIN run_map r ON r.other = w.run_id
           JOIN kernel_map k ON k.other = w.kernel_id
-          JOIN main.trials mt ON mt.device_id = d.ours AND mt.kernel_id = k.ours AND mt.m = w.m AND mt.n = w.n
-                             AND mt.k = w.k AND mt.layout = w.layout AND mt.accum = w.accum
+          JOIN main.trials mt ON mt.device_id = d.ours AND mt.kernel_id = k.ours AND {2}
         WHERE true
-        ON CONFLICT (device_id, m, n, k, layout, accum) DO UPDATE SET
+        ON CONFLICT (device_id, {0}) DO UPDATE SET
           run_id = excluded.run_id, kernel_id = excluded.kernel_id, trial_id = excluded.trial_id,
           time_us = excluded.time_us, spread_pct = excluded.spread_pct, max_diff = excluded.max_diff,
           cublas_nn_us = excluded.cublas_nn_us, cublas_tn_us = excluded.cublas_tn_us,
@@ -106,22 +109,23 @@ MergeCounts TuningDb::merge_from(const std::string& other_path) {
           cublaslt_autotune_us = excluded.cublaslt_autotune_us, candidates_timed = excluded.candidates_timed,
           measured_at = excluded.measured_at, sm_clock_mhz = excluded.sm_clock_mhz,
           throttled_rounds = excluded.throttled_rounds
-        WHERE excluded.time_us < winners.time_us)sql");
+        WHERE excluded.time_us < winners.time_us)sql",
+                                                    problem, problem_columns("w."), same_problem("mt", "w")));
       // Counters, like baselines, as the latest measurement per provider; a kernel the other
       // database measured is ours through kernel_map.
       run_counted(db_, fmt::format(R"sql(
-        INSERT INTO main.counters (device_id, run_id, m, n, k, layout, accum, provider, kernel_id, detail, {},
-          absent, measured_at)
-        SELECT d.ours, r.ours, c.m, c.n, c.k, c.layout, c.accum, c.provider, k.ours, c.detail, {}, c.absent,
-          c.measured_at
+        INSERT INTO main.counters (device_id, run_id, {0}, provider, kernel_id, detail, {2}, absent,
+          measured_at)
+        SELECT d.ours, r.ours, {1}, c.provider, k.ours, c.detail, {3}, c.absent, c.measured_at
         FROM other.counters c JOIN device_map d ON d.other = c.device_id JOIN run_map r ON r.other = c.run_id
           LEFT JOIN kernel_map k ON k.other = c.kernel_id
         WHERE true
-        ON CONFLICT (device_id, m, n, k, layout, accum, provider) DO UPDATE SET
-          run_id = excluded.run_id, kernel_id = excluded.kernel_id, detail = excluded.detail, {},
+        ON CONFLICT (device_id, {0}, provider) DO UPDATE SET
+          run_id = excluded.run_id, kernel_id = excluded.kernel_id, detail = excluded.detail, {4},
           absent = excluded.absent, measured_at = excluded.measured_at
         WHERE excluded.measured_at > counters.measured_at)sql",
-                                   counter_columns(), counter_columns("c."), counter_updates()));
+                                   problem, problem_columns("c."), counter_columns(), counter_columns("c."),
+                                   counter_updates()));
       exec_sql(db_, "DROP TABLE temp.run_map; DROP TABLE temp.device_map; DROP TABLE temp.kernel_map;");
     });
   } catch (...) {

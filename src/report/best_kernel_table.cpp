@@ -25,6 +25,8 @@ WinnerRow parse_kernel(const json& k, const DeviceInfo& device) {
   w.problem.shape = {k.at("m").get<std::int64_t>(), k.at("n").get<std::int64_t>(), k.at("k").get<std::int64_t>()};
   w.problem.layout = parse_layout(k.at("layout").get<std::string>(), "layout");
   w.problem.accum = parse_accum(k.at("accum").get<std::string>(), "accum");
+  // Rows tuned warm carry no "l2" (nor do exports written before L2 policies).
+  w.problem.l2 = parse_l2_policy(k.value("l2", std::string(to_string(L2Policy::Warm))), "l2");
   w.time_us = number_or_nan(k, "time_us");
   w.spread_pct = number_or_nan(k, "spread_pct");
   w.max_diff = number_or_nan(k, "max_diff");

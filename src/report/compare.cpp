@@ -15,10 +15,11 @@ using DeviceKey = std::tuple<std::string, int, int>;  // name, compute capabilit
 
 DeviceKey device_key(const DeviceInfo& d) { return {d.name, d.cc(), d.num_sms}; }
 
-using ProblemKey = std::tuple<std::int64_t, std::int64_t, std::int64_t, int, int>;
+// A shape's warm and rotated winners are two rows, each compared with its own kind.
+using ProblemKey = std::tuple<std::int64_t, std::int64_t, std::int64_t, int, int, int>;
 
 ProblemKey problem_key(const Problem& p) {
-  return {p.shape.m, p.shape.n, p.shape.k, int(p.layout), int(p.accum)};
+  return {p.shape.m, p.shape.n, p.shape.k, int(p.layout), int(p.accum), int(p.l2)};
 }
 
 std::vector<std::string> version_changes(const DeviceInfo& a, const DeviceInfo& b) {

@@ -50,7 +50,8 @@ struct Comparison {
 };
 
 // Devices are matched by GPU name, compute capability and SM count (a driver update makes a new
-// device fingerprint, and is exactly what a comparison is for); shapes by M, N, K, layout, accum.
+// device fingerprint, and is exactly what a comparison is for); shapes by M, N, K, layout, accum and
+// L2 policy.
 Comparison compare_tables(const std::vector<WinnerRow>& before, const std::vector<WinnerRow>& after,
                           const CompareOptions& options);
 

@@ -33,6 +33,9 @@ std::string library_kernels_header() {
   return header;
 }
 
+// Appended last, and only where some row is not warm (any_not_warm): each row's L2 policy.
+constexpr std::string_view kL2Header = ",l2";
+
 // Microseconds with three decimals keep nanoseconds at any size (a "%.4g" would round 5123.4 µs).
 std::string micros(double value) { return std::isnan(value) ? "" : fmt::format("{:.3f}", value); }
 std::string four_decimals(double value) {
@@ -40,7 +43,7 @@ std::string four_decimals(double value) {
 }
 std::string general(double value) { return std::isnan(value) ? "" : fmt::format("{:.6g}", value); }
 
-std::string csv_row(const WinnerRow& row) {
+std::string csv_row(const WinnerRow& row, bool with_l2) {
   const WinnerRecord& w = row.winner;
   const KernelRecord& kernel = row.kernel;
   std::vector<std::string> fields{
@@ -75,14 +78,17 @@ std::string csv_row(const WinnerRow& row) {
     for (auto& text : lt_algo_field_texts(row.lt_algo(provider), "")) fields.push_back(std::move(text));
   for (const Provider provider : kBaselineProviders)
     fields.push_back(join_kernel_names(row.library_kernels_of(provider), "+"));
+  if (with_l2) fields.emplace_back(to_string(w.problem.l2));
   return csv_line(fields);
 }
 
 }  // namespace
 
 std::string render_export_csv(const std::vector<WinnerRow>& rows) {
-  std::string out = std::string(kCsvHeader) + lt_algo_header() + library_kernels_header() + "\n";
-  for (const auto& row : rows) out += csv_row(row);
+  const bool with_l2 = any_not_warm(rows);
+  std::string out = std::string(kCsvHeader) + lt_algo_header() + library_kernels_header() +
+                    std::string(with_l2 ? kL2Header : "") + "\n";
+  for (const auto& row : rows) out += csv_row(row, with_l2);
   return out;
 }
 

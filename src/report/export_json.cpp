@@ -82,6 +82,8 @@ json kernel_json(const WinnerRow& row) {
       {"size_class", to_string(size_class(w.problem.shape))},
       {"measured_at", w.measured_at},
   };
+  // Only where not warm, so exports of all-warm databases keep their bytes; absent reads as warm.
+  if (w.problem.l2 != L2Policy::Warm) entry["l2"] = to_string(w.problem.l2);
   if (row.has_lt_algo()) entry["cublaslt_algos"] = lt_algos_json(row);
   if (!row.library_kernels.empty()) entry["baseline_kernels"] = library_kernels_json(row);
   // The clocks the final round ran at, where NVML sampled them (not the rated clocks of "device").

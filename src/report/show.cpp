@@ -124,6 +124,22 @@ std::string trials_table(const TuningDb& db, std::vector<TrialRecord> trials,
   return table.plain(4);
 }
 
+// The --l2 options under which the database has trials of the problem's shape, when the problem's
+// own policy has none: "show M N K" asks for warm, and a shape tuned only rotated would look untuned.
+std::string other_policies_hint(const TuningDb& db, const Problem& problem) {
+  const auto devices = db.devices();
+  std::string hint;
+  for (const L2Policy policy : kL2Policies) {
+    Problem other = problem;
+    other.l2 = policy;
+    const bool tried = std::any_of(devices.begin(), devices.end(),
+                                   [&](const auto& device) { return !db.trials(device.first, other).empty(); });
+    if (policy != problem.l2 && tried)
+      hint += fmt::format("{}--l2 {}", hint.empty() ? "; it has the shape under " : " or ", to_string(policy));
+  }
+  return hint;
+}
+
 }  // namespace
 
 std::string render_db_overview(const TuningDb& db) {
@@ -152,7 +168,8 @@ std::string render_problem_trials(const TuningDb& db, const Problem& problem) {
                        winner ? ", * = winner" : ", no winner yet");
     out += trials_table(db, trials, winner ? winner->trial_id : 0);
   }
-  if (out.empty()) return fmt::format("No trials of {} in {}.\n", problem.text(), db.path());
+  if (out.empty())
+    return fmt::format("No trials of {} in {}{}.\n", problem.text(), db.path(), other_policies_hint(db, problem));
   return out;
 }
 

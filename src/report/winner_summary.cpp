@@ -44,6 +44,11 @@ std::vector<ClassSummary> summarize_by_size_class(const std::vector<WinnerRow>& 
   return summaries;
 }
 
+bool any_not_warm(const std::vector<WinnerRow>& rows) {
+  return std::any_of(rows.begin(), rows.end(),
+                     [](const WinnerRow& row) { return row.winner.problem.l2 != L2Policy::Warm; });
+}
+
 double tflops(const WinnerRecord& winner) {
   return winner.problem.shape.flops() / winner.time_us * 1e-6;  // FLOP per µs = 1e-6 TFLOP/s
 }

@@ -29,6 +29,10 @@ struct ClassSummary {
 // Four summaries, in the order overall, small, mid, large (classes of cl2::size_class).
 std::vector<ClassSummary> summarize_by_size_class(const std::vector<WinnerRow>& rows);
 
+// Whether some row was tuned under an L2 policy other than warm: only then do the exports name each
+// row's policy, so that exports of all-warm databases keep the bytes they had before policies.
+bool any_not_warm(const std::vector<WinnerRow>& rows);
+
 double tflops(const WinnerRecord& winner);  // of our kernel; NaN when not timed
 
 // "BK=32 BM=128 STAGES=4": the parameters of a KernelConfig JSON, without the family.

@@ -53,7 +53,8 @@ Problem problem_from_json(const json& j) {
   p.shape = {j.at("m").get<std::int64_t>(), j.at("n").get<std::int64_t>(), j.at("k").get<std::int64_t>()};
   p.layout = parse_layout(j.at("layout").get<std::string>(), "layout");
   p.accum = parse_accum(j.at("accum").get<std::string>(), "accum");
-  p.l2 = parse_l2_policy(j.value("l2", std::string("warm")), "l2");
+  // "l2" may be left out: a problem is warm unless it says otherwise, as before L2 policies.
+  p.l2 = parse_l2_policy(j.value("l2", std::string(to_string(L2Policy::Warm))), "l2");
   return p;
 }
 
