@@ -95,6 +95,29 @@ TEST(Calibration, SpaceFileFactorsScaleTheModelCost) {
   EXPECT_EQ(calibration_features(family, vars), (std::vector<bool>{true, false}));
 }
 
+TEST(Calibration, FloorIsNotStretchedByFactorsAndTheLesserBoundAddsAShare) {
+  std::string text = kCalibratedSpace;
+  const std::string cost = R"("cost_us": "1000.0 / TILE")";
+  text.replace(text.find(cost), cost.size(), cost + R"(, "floor_us": "L2_COLD ? 40.0 : 0.0")");
+  const FamilySpec family = parse_family_spec(text, "toy.json", "// template\n", "toy.cuh");
+  const auto limits = limits_for_arch("sm_90a");
+  const Problem warm{{64, 64, 64}, Layout::TN, Accum::F32, L2Policy::Warm};
+  Problem cold = warm;
+  cold.l2 = L2Policy::Rotate;
+  // Warm: no floor, the calibrated costs 7.8125, 15.625, 250 (as above).
+  EXPECT_DOUBLE_EQ(enumerate_family(family, warm, limits)[0].cost_us, 7.8125);
+  // Rotate: 40 us from DRAM bounds the two cheap tiles, each plus 5% of its calibrated cost, so the
+  // one that computes less still comes first; the factor 4 of TILE 16 stretches cost_us, not 40.
+  const auto candidates = enumerate_family(family, cold, limits);
+  ASSERT_EQ(candidates.size(), 3u);
+  EXPECT_DOUBLE_EQ(candidates[0].cost_us, 40.0 + 0.05 * 7.8125);
+  EXPECT_DOUBLE_EQ(candidates[1].cost_us, 40.0 + 0.05 * 15.625);
+  EXPECT_DOUBLE_EQ(candidates[2].cost_us, 250.0 + 0.05 * 40.0);
+  const ExprVariables vars = config_variables(family, candidates[0].config, cold, limits);
+  EXPECT_TRUE(floor_bound(family, vars));  // 40 above 1000/64: calibrate leaves such a trial out
+  EXPECT_FALSE(floor_bound(family, config_variables(family, candidates[0].config, warm, limits)));
+}
+
 TEST(Calibration, NonPositiveFactorIsRejectedNamingTheRule) {
   const std::string text = kCalibratedSpace;
   const std::size_t at = text.find("0.5");

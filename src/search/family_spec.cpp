@@ -100,6 +100,7 @@ FamilySpec parse_family_spec(const std::string& json_text, const std::string& so
       spec.tensor_maps.push_back(std::move(tm));
     }
     spec.cost_us = parse_rule(j.at("cost_us"), source, "cost_us");
+    if (j.contains("floor_us")) spec.floor_us = parse_rule(j.at("floor_us"), source, "floor_us");
     const json calibration = j.value("calibration", json::object());
     for (const auto& entry : calibration.value("factors", json::array())) {
       const double factor = entry.at(1).get<double>();

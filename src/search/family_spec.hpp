@@ -66,6 +66,10 @@ struct FamilySpec {
   LaunchSpec launch;
   std::vector<TensorMapSpec> tensor_maps;
   Expr cost_us;
+  // A time no variant beats whatever the calibration says (bytes that must come from DRAM, a CTA's
+  // latency-bound stream): the factors, fitted to the trials of compute-bound shapes, would
+  // otherwise stretch a bandwidth bound and reorder variants that all wait for DRAM.
+  std::optional<Expr> floor_us;
   std::vector<CostFactor> calibration;  // applied by model_cost (search/cost_model.hpp)
   // Measured time over calibrated estimate, on average over the trials calibrate fitted: puts the
   // families' costs in one unit, so they can be compared when they share a shape's slots.

@@ -24,6 +24,7 @@ std::vector<CalibrationSample> calibration_samples(const TuningDb& db, std::int6
         }
       if (!it->second) continue;
       const ExprVariables vars = config_variables(family, *it->second, problem, limits);
+      if (floor_bound(family, vars)) continue;
       samples.push_back({problem.text(), run + " " + problem.text(), std::log(uncalibrated_cost(family, vars)),
                          calibration_features(family, vars), std::log(trial.time_us)});
     }
