@@ -16,7 +16,7 @@ Problem decode(std::int64_t m, std::int64_t n, std::int64_t k, L2Policy l2) {
 }
 
 TEST(L2Policy, SpellingsRoundTripAndABadOneNamesTheChoices) {
-  for (const L2Policy policy : {L2Policy::Warm, L2Policy::Rotate, L2Policy::Flush})
+  for (const L2Policy policy : kL2Policies)
     EXPECT_EQ(parse_l2_policy(to_string(policy), "--l2"), policy);
   try {
     parse_l2_policy("cold", "--l2");

@@ -27,7 +27,7 @@ TEST(L2PolicyGpu, RotateCyclesWholeTurnsOfCopiesFlushTimesCallsAloneWarmNeither)
   CL2_REQUIRE_GPU();
   cl2_test::ScratchDir dir;
   GpuContext gpu(query_device(0), cache_dir(dir));
-  for (const L2Policy policy : {L2Policy::Warm, L2Policy::Rotate, L2Policy::Flush}) {
+  for (const L2Policy policy : kL2Policies) {
     const Problem problem = decode_problem(policy);
     ProblemMeasurement measurement(gpu, problem);
     measurement.find_lt_algorithms(4);
