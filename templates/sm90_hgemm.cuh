@@ -33,11 +33,12 @@
 
 constexpr int kBM = CL2_BM;
 constexpr int kBN = CL2_BN;
-// A stage holds kPair k-blocks of 64 ("atoms": one 128-byte swizzle row of fp16 each), atom-major.
-// With KB_PAIR one TMA box brings both atoms of an operand (a 3-D tensor map: k within the atom,
-// rows, atoms): measured on the H200, a stage took about 140 ns however few bytes its two boxes
-// carried (9 KB or 16 KB alike), so small tiles were bound by the count of boxes, not by bytes.
-constexpr int kPair = CL2_KB_PAIR ? 2 : 1;
+// A stage holds kPair = 2^KB_PAIR k-blocks of 64 ("atoms": one 128-byte swizzle row of fp16 each),
+// atom-major. With KB_PAIR one TMA box brings all atoms of an operand (a 3-D tensor map: k within
+// the atom, rows, atoms): measured on the H200, a stage took about 140 ns however few bytes its two
+// boxes carried (9 KB or 16 KB alike), so small tiles were bound by the count of boxes, not by
+// bytes; and a box of 4 or 8 atoms reads 512 or 1024 contiguous bytes of each weight row.
+constexpr int kPair = 1 << CL2_KB_PAIR;
 constexpr int kAtom = 64;
 constexpr int kBK = kAtom * kPair;
 constexpr int kStages = CL2_STAGES;

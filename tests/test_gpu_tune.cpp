@@ -175,6 +175,14 @@ std::vector<PinnedVariant> sm90_variant_kinds() {
        R"([[1, 256, 12288], [100, 200, 4096], [130, 200, 192]])"},
       {"pair_streamk", pins(64, 64, 6, 1, 1, 0, 0, 1, 1, 0, 0, 1, 1, 0, 1),
        R"([[64, 4096, 4096], [100, 200, 4096], [1, 1, 64]])"},
+      // 4 and 8 k atoms a box (weight streaming): counts of atoms that leave the last box part
+      // empty (K = 320, 576), one atom (K = 64), M = 1, 3, 17, 127, persistent and DSMEM split.
+      {"atoms4_swapped", pins(128, 8, 3, 1, 1, 0, 0, 1, 1, 0, 0, 1, 0, 1, 2),
+       R"([[1, 12288, 4096], [3, 1000, 576], [17, 4104, 320], [127, 2048, 1024], [1, 1, 64]])"},
+      {"atoms4_swapped_persistent", pins(64, 16, 5, 1, 1, 0, 0, 1, 1, 0, 1, 1, 0, 1, 2),
+       R"([[16, 15360, 5120], [3, 1000, 576], [17, 200, 320]])"},
+      {"atoms8_swapped_dsmem", pins(64, 8, 3, 1, 1, 0, 0, 1, 1, 0, 0, 2, 0, 1, 3, 1),
+       R"([[1, 4096, 4096], [3, 1000, 576], [17, 200, 1600], [127, 520, 1024]])"},
       // Split-K slices as a cluster, partials read from the peers' shared memory: 8, 4, 3 and 6
       // slices, one or two consumers, WG_KSPLIT, swapped, pairs; grids of more than one wave.
       {"splitk_dsmem_one_consumer", pins(64, 32, 16, 1, 2, 0, 0, 1, 1, 0, 0, 8, 0, 0, 0, 1),

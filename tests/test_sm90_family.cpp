@@ -40,7 +40,8 @@ TEST(Sm90Space, EveryCandidateKeepsTheRules) {
   const std::vector<Problem> problems = {
       {{4096, 4096, 4096}, Layout::TN, Accum::F32}, {{8192, 8192, 8192}, Layout::NN, Accum::F32},
       {{64, 64, 12288}, Layout::TN, Accum::F32},    {{3000, 4096, 4096}, Layout::TN, Accum::F16},
-      {{4095, 4097, 4096}, Layout::TN, Accum::F32}, {{1, 1, 8}, Layout::TN, Accum::F32}};
+      {{4095, 4097, 4096}, Layout::TN, Accum::F32}, {{1, 1, 8}, Layout::TN, Accum::F32},
+      {{1, 12288, 4096}, Layout::TN, Accum::F32, L2Policy::Rotate}};
   for (const auto& problem : problems) {
     SCOPED_TRACE(problem.text());
     const auto candidates = enumerate_family(sm90(), problem, h200);
@@ -69,12 +70,43 @@ TEST(Sm90Space, EveryCandidateKeepsTheRules) {
       bool has_c_map = false;
       for (const auto& map : g.tensor_maps) has_c_map = has_c_map || map.operand == "c";
       EXPECT_EQ(has_c_map, c.config.at("EPI_TMA") >= 1);
-      const bool pair = c.config.at("KB_PAIR") == 1;
+      const std::int64_t pair = c.config.at("KB_PAIR");  // 2^pair k atoms per stage
       if (pair) EXPECT_TRUE(problem.layout == Layout::TN && problem.shape.k % 64 == 0) << c.config.label();
-      for (const auto& map : g.tensor_maps)
-        EXPECT_EQ(map.box_depth > 0, pair && map.operand != "c") << map.operand << " " << c.config.label();
+      for (const auto& map : g.tensor_maps) {
+        EXPECT_EQ(map.box_depth > 0, pair > 0 && map.operand != "c") << map.operand << " " << c.config.label();
+        // A lone CTA's box holds every atom of its stage; a multicast share, one atom at a time.
+        if (map.box_depth > 0 && cluster == 1) EXPECT_EQ(map.box_depth, 1 << pair) << c.config.label();
+      }
     }
   }
+}
+
+// A decode shape under a cold L2 policy only streams weights: its plan spends the slots on what
+// moves DRAM time (tile height, k atoms per box, schedule), not on consumer layouts or stream-K.
+TEST(Sm90Space, WeightStreamingPlanVariesTileAtomsAndSchedule) {
+  const auto plan = plan_candidates({&sm90()}, {{1, 12288, 4096}, Layout::TN, Accum::F32, L2Policy::Rotate},
+                                    limits_for_arch("sm_90a"), 24);
+  ASSERT_EQ(plan.size(), 24u);
+  std::set<std::int64_t> heights, atoms;
+  bool one_wave = false, persistent = false;
+  for (const auto& c : plan) {
+    SCOPED_TRACE(c.config.label());
+    EXPECT_EQ(c.config.at("STREAM_K"), 0);
+    if (c.config.at("SWAP_AB") == 1) {
+      EXPECT_EQ(c.config.at("BN"), 8);
+      EXPECT_EQ(c.config.at("CONSUMERS"), 1);
+      EXPECT_EQ(c.config.at("ACC_CHAINS"), 1);
+      EXPECT_EQ(c.config.at("EPI_TMA"), 0);
+      heights.insert(c.config.at("BM"));
+      atoms.insert(c.config.at("KB_PAIR"));
+      one_wave = one_wave || (c.config.at("PERSISTENT") == 0 && c.config.at("BM") >= 128);
+      persistent = persistent || c.config.at("PERSISTENT") == 1;
+      if (c.config.at("KB_PAIR") >= 2) EXPECT_GE(c.config.at("STAGES"), 3);
+    }
+  }
+  EXPECT_GE(heights.size(), 3u);
+  EXPECT_TRUE(atoms.count(2) && atoms.count(3));
+  EXPECT_TRUE(one_wave && persistent);
 }
 
 TEST(Sm90Space, MisalignedShapesGetTheRuleThatExcludesThem) {
@@ -141,6 +173,8 @@ TEST(Sm90Compile, SassHoldsHgmmaAndTmaAcrossTheFeatures) {
       {{params(64, 8, 11, 1, 1, 0, 0, 1, 1, 0, 1, 0, 0, 1), Layout::TN, Accum::F32}, false},  // k-block pairs, narrow
       {{params(64, 32, 8, 1, 2, 0, 0, 1, 2, 1, 1, 0, 1, 1), Layout::TN, Accum::F32}, true},   // pairs, swapped, 1x2 multicast
       {{params(64, 64, 8, 1, 1, 0, 0, 1, 1, 0, 8, 0, 0, 1, 1), Layout::TN, Accum::F32}, false},  // split-K through DSMEM, pairs
+      {{params(128, 8, 3, 1, 1, 0, 0, 1, 1, 0, 1, 0, 1, 2), Layout::TN, Accum::F32}, false},     // swapped, 4 atoms a box
+      {{params(64, 8, 3, 1, 1, 0, 0, 1, 1, 0, 2, 0, 1, 3, 1), Layout::TN, Accum::F32}, false},   // 8 atoms a box, DSMEM split
       {{params(64, 32, 12, 2, 1, 0, 1, 1, 1, 0, 4, 0, 1, 0, 1), Layout::TN, Accum::F16}, false}, // DSMEM, swapped, WG_KSPLIT
   };
   for (const auto& [s, multicast] : samples) {
@@ -156,8 +190,8 @@ TEST(Sm90Compile, SassHoldsHgmmaAndTmaAcrossTheFeatures) {
     EXPECT_NE(sass.find("HGMMA"), std::string::npos);
     EXPECT_NE(sass.find("UTMALDG"), std::string::npos);
     EXPECT_EQ(sass.find("MULTICAST") != std::string::npos, multicast);
-    // Pairs of k-blocks come in 3-D boxes (both atoms at once, or one atom of a multicast share).
-    EXPECT_EQ(sass.find("UTMALDG.3D") != std::string::npos, s.params.at("KB_PAIR") == 1);
+    // 2, 4 or 8 k atoms a stage come in 3-D boxes (all at once, or one atom of a multicast share).
+    EXPECT_EQ(sass.find("UTMALDG.3D") != std::string::npos, s.params.at("KB_PAIR") >= 1);
     EXPECT_EQ(sass.find("LDL"), std::string::npos) << "local memory in a kernel that must not spill";
     // Split-K slices of a cluster meet on the cluster barrier, not on a counter in global memory.
     const bool dsmem = s.params.at("SPLIT_DSMEM") == 1;
