@@ -13,6 +13,8 @@
 #include <memory>
 #include <set>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 #include <variant>
 
 namespace cl2 {
@@ -23,7 +25,13 @@ double as_double(const ExprValue& value);
 std::int64_t as_int(const ExprValue& value);  // throws if the value is a double with a fraction
 bool as_bool(const ExprValue& value);
 
-using ExprVariables = std::map<std::string, ExprValue, std::less<>>;
+// Looked up by name on every variable an expression reads: planning evaluates millions of
+// expressions per shape, so a hash map (names compared as views, no string built per lookup).
+struct ExprNameHash {
+  using is_transparent = void;
+  std::size_t operator()(std::string_view name) const { return std::hash<std::string_view>{}(name); }
+};
+using ExprVariables = std::unordered_map<std::string, ExprValue, ExprNameHash, std::equal_to<>>;
 
 class Expr {
  public:
