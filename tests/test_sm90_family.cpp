@@ -109,6 +109,20 @@ TEST(Sm90Space, WeightStreamingPlanVariesTileAtomsAndSchedule) {
   EXPECT_TRUE(one_wave && persistent);
 }
 
+// Operands that stay in the L2 (warm, under half of it) are not streamed: there the plan keeps
+// swapped tiles wider than M and the other consumer layouts.
+TEST(Sm90Space, InCacheSmallMPlanKeepsWideTilesAndConsumerLayouts) {
+  const auto plan = plan_candidates({&sm90()}, {{16, 1024, 1024}, Layout::TN, Accum::F32, L2Policy::Warm},
+                                    limits_for_arch("sm_90a"), 24);
+  bool wide = false, two_chains = false;
+  for (const auto& c : plan) {
+    wide = wide || (c.config.at("SWAP_AB") == 1 && c.config.at("BN") > 16);
+    two_chains = two_chains || c.config.at("ACC_CHAINS") == 2;
+  }
+  EXPECT_TRUE(wide);
+  EXPECT_TRUE(two_chains);
+}
+
 TEST(Sm90Space, MisalignedShapesGetTheRuleThatExcludesThem) {
   const DeviceLimits h200 = limits_for_arch("sm_90a");
   const FamilySpec* family = &sm90();
