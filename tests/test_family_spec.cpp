@@ -89,3 +89,16 @@ TEST(FamilySpec, BadSpaceFilesAreNamed) {
   bad_rule.replace(bad_rule.find("TILE <= M"), 9, "TILE <= (M");
   EXPECT_THROW(parse_family_spec(bad_rule, "bad.json", "", "t"), UserError);
 }
+
+TEST(FamilySpec, PinsFixListedValuesAndNameTheListForOthers) {
+  const FamilySpec pinned = pin_family(toy(), {{"TILE", 32}, {"NOT_A_PARAM", 1}});
+  EXPECT_EQ(pinned.params.at("TILE"), std::vector<std::int64_t>{32});
+  EXPECT_EQ(pinned.params.at("DEPTH").size(), 2u);
+  try {
+    pin_family(toy(), {{"TILE", 48}});
+    FAIL() << "a value the family does not list must not be pinned";
+  } catch (const UserError& e) {
+    EXPECT_NE(std::string(e.what()).find("--pin TILE=48: family toy takes TILE in {16, 32, 64}"), std::string::npos)
+        << e.what();
+  }
+}

@@ -1,6 +1,9 @@
 #include "search/family_spec.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
 
 #include <filesystem>
 #include <fstream>
@@ -161,8 +164,16 @@ FamilySpec load_family_file(const std::string& path) {
 
 FamilySpec pin_family(const FamilySpec& family, const std::map<std::string, std::int64_t>& pins) {
   FamilySpec pinned = family;
-  for (const auto& [name, value] : pins)
-    if (auto it = pinned.params.find(name); it != pinned.params.end()) it->second = {value};
+  for (const auto& [name, value] : pins) {
+    auto it = pinned.params.find(name);
+    if (it == pinned.params.end()) continue;
+    // The template is written for the listed values only (KB_PAIR=5 would load 32 k atoms a
+    // stage against tensor maps sized for 8): another value must not compile into a variant.
+    if (std::find(it->second.begin(), it->second.end(), value) == it->second.end())
+      throw UserError(fmt::format("--pin {}={}: family {} takes {} in {{{}}}; pick one of those", name, value,
+                                  family.name, name, fmt::join(it->second, ", ")));
+    it->second = {value};
+  }
   std::erase_if(pinned.constraints, [](const Constraint& c) { return c.planning; });
   return pinned;
 }

@@ -93,7 +93,8 @@ const std::map<std::string, FamilySpec>& builtin_families();
 FamilySpec load_family_file(const std::string& path);
 
 // The family with each parameter of `pins` that it has fixed to the pinned value, and without its
-// planning rules (a pinned variant runs on any shape its correctness rules allow).
+// planning rules (a pinned variant runs on any shape its correctness rules allow); throws UserError
+// for a value the family does not list for that parameter.
 FamilySpec pin_family(const FamilySpec& family, const std::map<std::string, std::int64_t>& pins);
 
 // Resolves --family values ("sm80", "sm80,sm90", "all") against the built-in families and the
