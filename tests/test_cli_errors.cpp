@@ -51,6 +51,7 @@ TEST(CliErrors, BadShapesLeaveNoDatabaseBehind) {
       {"[[64, 64, 64]]", "--pin NOSUCH=1", "--pin NOSUCH=1"},
       {"[[64, 64, 64]]", "--pin BM=big", "--pin BM=big"},
       {"[[64, 64, 64]]", "--pin BM", "--pin BM"},
+      {"[[64, 64, 64]]", "--pin BN=12", "--pin: no selected family takes these values (family sm80 takes BN in"},
       {"[[64, 64, 64]]", "--finalists 0", "--finalists: Value 0 not in range 1 to 64"},
       {"[[64, 64, 64]]", "--max-candidates many", "--max-candidates"},
       {"[[64, 64, 64]]", "--no-such-option", "--no-such-option"},

@@ -162,16 +162,19 @@ FamilySpec load_family_file(const std::string& path) {
   return parse_family_spec(text, path, read_text_file(template_path), template_path);
 }
 
-FamilySpec pin_family(const FamilySpec& family, const std::map<std::string, std::int64_t>& pins) {
+std::optional<FamilySpec> pin_family(const FamilySpec& family, const std::map<std::string, std::int64_t>& pins,
+                                     std::string* mismatch) {
   FamilySpec pinned = family;
   for (const auto& [name, value] : pins) {
     auto it = pinned.params.find(name);
     if (it == pinned.params.end()) continue;
-    // The template is written for the listed values only (KB_PAIR=5 would load 32 k atoms a
-    // stage against tensor maps sized for 8): another value must not compile into a variant.
-    if (std::find(it->second.begin(), it->second.end(), value) == it->second.end())
-      throw UserError(fmt::format("--pin {}={}: family {} takes {} in {{{}}}; pick one of those", name, value,
-                                  family.name, name, fmt::join(it->second, ", ")));
+    // KB_PAIR=5 would load 32 k atoms a stage against tensor maps sized for 8: a value the family
+    // does not list must not compile into a variant.
+    if (std::find(it->second.begin(), it->second.end(), value) == it->second.end()) {
+      if (mismatch)
+        *mismatch = fmt::format("family {} takes {} in {{{}}}", family.name, name, fmt::join(it->second, ", "));
+      return std::nullopt;
+    }
     it->second = {value};
   }
   std::erase_if(pinned.constraints, [](const Constraint& c) { return c.planning; });

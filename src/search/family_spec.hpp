@@ -93,9 +93,11 @@ const std::map<std::string, FamilySpec>& builtin_families();
 FamilySpec load_family_file(const std::string& path);
 
 // The family with each parameter of `pins` that it has fixed to the pinned value, and without its
-// planning rules (a pinned variant runs on any shape its correctness rules allow); throws UserError
-// for a value the family does not list for that parameter.
-FamilySpec pin_family(const FamilySpec& family, const std::map<std::string, std::int64_t>& pins);
+// planning rules (a pinned variant runs on any shape its correctness rules allow); nothing when the
+// family does not list a pinned value (its template is written for the listed values only), and
+// then `mismatch` (if given) says which, e.g. "family sm80 takes BN in {32, 64, 128, 256}".
+std::optional<FamilySpec> pin_family(const FamilySpec& family, const std::map<std::string, std::int64_t>& pins,
+                                     std::string* mismatch = nullptr);
 
 // Resolves --family values ("sm80", "sm80,sm90", "all") against the built-in families and the
 // extra ones; throws UserError naming the unknown family and listing the known ones.

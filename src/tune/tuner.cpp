@@ -28,7 +28,9 @@ std::vector<FamilySpec> load_extra_families(const TuneOptions& options) {
   return extra;
 }
 
-// The --family selection with the --pin values applied; pinned copies live in `pinned`.
+// The --family selection with the --pin values applied, less the families that cannot take them
+// (--pin BN=8 without --family tunes sm90, which lists BN=8, and leaves sm80 out); pinned copies
+// live in `pinned`.
 std::vector<const FamilySpec*> tuned_families(const TuneOptions& options, const std::vector<FamilySpec>& extra,
                                               std::vector<FamilySpec>& pinned) {
   auto selected = select_families(options.families, extra);
@@ -40,7 +42,15 @@ std::vector<const FamilySpec*> tuned_families(const TuneOptions& options, const 
                                   name, value, name));
   pinned.clear();
   pinned.reserve(selected.size());
-  for (const FamilySpec* family : selected) pinned.push_back(pin_family(*family, options.pins));
+  std::vector<std::string> mismatches;
+  for (const FamilySpec* family : selected) {
+    std::string mismatch;
+    if (auto family_pinned = pin_family(*family, options.pins, &mismatch)) pinned.push_back(std::move(*family_pinned));
+    else mismatches.push_back(std::move(mismatch));
+  }
+  if (pinned.empty())
+    throw UserError(fmt::format("--pin: no selected family takes these values ({}); pick listed values",
+                                fmt::join(mismatches, "; ")));
   std::vector<const FamilySpec*> out;
   for (const auto& family : pinned) out.push_back(&family);
   return out;
