@@ -5,7 +5,9 @@
 #include <cctype>
 #include <cmath>
 #include <map>
+#include <mutex>
 #include <stdexcept>
+#include <unordered_map>
 #include <vector>
 
 namespace cl2 {
@@ -23,6 +25,39 @@ std::int64_t as_int(const ExprValue& v) {
 
 bool as_bool(const ExprValue& v) { return as_double(v) != 0.0; }
 
+int expr_slot(std::string_view name) {
+  struct Hash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+  static std::mutex mutex;
+  static std::unordered_map<std::string, int, Hash, std::equal_to<>> slots;
+  const std::lock_guard<std::mutex> lock(mutex);
+  if (auto it = slots.find(name); it != slots.end()) return it->second;
+  const int slot = int(slots.size());
+  slots.emplace(std::string(name), slot);
+  return slot;
+}
+
+ExprVariables::ExprVariables(std::initializer_list<std::pair<std::string_view, ExprValue>> values) {
+  for (const auto& [name, value] : values) (*this)[name] = value;
+}
+
+ExprValue& ExprVariables::at_slot(int slot) {
+  const auto index = std::size_t(slot);
+  if (index >= values_.size()) {
+    values_.resize(index + 1);
+    set_.resize(index + 1);
+  }
+  set_[index] = true;
+  return values_[index];
+}
+
+const ExprValue& ExprVariables::at(std::string_view name) const {
+  if (const ExprValue* value = find(expr_slot(name))) return *value;
+  throw std::out_of_range(fmt::format("no variable {}", name));
+}
+
 // Operators and functions are resolved to an Op when parsed: search spaces evaluate expressions
 // hundreds of thousands of times per shape, and comparing spellings made that the planner's cost.
 enum class Op {
@@ -34,6 +69,7 @@ struct Expr::Node {
   enum class Kind { Number, Variable, Unary, Binary, Ternary, Call } kind;
   ExprValue number{std::int64_t{0}};
   std::string name;  // variable, function, or operator spelling
+  int slot = -1;     // a variable's (expr_slot)
   Op op = Op::None;
   std::vector<std::shared_ptr<const Node>> args;
 };
@@ -102,6 +138,7 @@ class Parser {
     auto node = std::make_shared<Expr::Node>();
     node->kind = kind;
     node->op = op_of(kind, name);
+    if (kind == Kind::Variable) node->slot = expr_slot(name);
     node->name = std::move(name);
     node->args = std::move(args);
     return node;
@@ -272,10 +309,9 @@ ExprValue evaluate(const Expr::Node& node, const ExprVariables& vars, const std:
   switch (node.kind) {
     case Kind::Number: return node.number;
     case Kind::Variable: {
-      auto it = vars.find(node.name);
-      if (it == vars.end())
-        throw std::invalid_argument(fmt::format("expression '{}': unknown name {}", text, node.name));
-      return it->second;
+      const ExprValue* value = vars.find(node.slot);
+      if (!value) throw std::invalid_argument(fmt::format("expression '{}': unknown name {}", text, node.name));
+      return *value;
     }
     case Kind::Unary: {
       const ExprValue v = evaluate(*node.args[0], vars, text);

@@ -9,13 +9,14 @@
 // Functions: min(a,b,...), max(a,b,...), ceil_div(a,b), round_up(a,b), abs(a), float(a), log2(a),
 // ceil(a), floor(a).
 #include <cstdint>
-#include <map>
+#include <initializer_list>
 #include <memory>
 #include <set>
 #include <string>
 #include <string_view>
-#include <unordered_map>
+#include <utility>
 #include <variant>
+#include <vector>
 
 namespace cl2 {
 
@@ -25,13 +26,31 @@ double as_double(const ExprValue& value);
 std::int64_t as_int(const ExprValue& value);  // throws if the value is a double with a fraction
 bool as_bool(const ExprValue& value);
 
-// Looked up by name on every variable an expression reads: planning evaluates millions of
-// expressions per shape, so a hash map (names compared as views, no string built per lookup).
-struct ExprNameHash {
-  using is_transparent = void;
-  std::size_t operator()(std::string_view name) const { return std::hash<std::string_view>{}(name); }
+// Variable names are interned process-wide: each distinct name gets a small slot number the first
+// time it is parsed or set, and an expression's variables are resolved to slots when it is parsed.
+// Planning evaluates millions of expressions per shape, and hashing each name on each read was
+// half of its time (perf on the H200 decode plans).
+int expr_slot(std::string_view name);
+
+// Values by slot. Setting by name interns the name (a lock and a hash); the planner's inner loop
+// sets by slot.
+class ExprVariables {
+ public:
+  ExprVariables() = default;
+  ExprVariables(std::initializer_list<std::pair<std::string_view, ExprValue>> values);
+  ExprValue& operator[](std::string_view name) { return at_slot(expr_slot(name)); }
+  ExprValue& at_slot(int slot);
+  // nullptr where the variable is not set.
+  const ExprValue* find(int slot) const {
+    return std::size_t(slot) < set_.size() && set_[std::size_t(slot)] ? &values_[std::size_t(slot)] : nullptr;
+  }
+  // Throws std::out_of_range naming the variable where it is not set.
+  const ExprValue& at(std::string_view name) const;
+
+ private:
+  std::vector<ExprValue> values_;
+  std::vector<bool> set_;
 };
-using ExprVariables = std::unordered_map<std::string, ExprValue, ExprNameHash, std::equal_to<>>;
 
 class Expr {
  public:

@@ -71,18 +71,28 @@ namespace {
 // smallest domains first, so the rules over few-valued switches prune before the long lists of
 // tile sizes and stage counts multiply), and for each depth the defines and constraints whose
 // names are all bound once that parameter is.
+// Variables are set by slot (expr_slot) in the inner loop.
+struct EnumerationAxis {
+  std::string name;
+  const std::vector<std::int64_t>* values;
+  int slot;
+};
+struct SlottedDefine {
+  const Expr* expr;
+  int slot;
+};
 struct EnumerationPlan {
-  std::vector<std::pair<std::string, const std::vector<std::int64_t>*>> axes;
-  std::vector<std::vector<const std::pair<std::string, Expr>*>> defines_at;
+  std::vector<EnumerationAxis> axes;
+  std::vector<std::vector<SlottedDefine>> defines_at;
   std::vector<std::vector<const Constraint*>> constraints_at;
 };
 
 EnumerationPlan make_plan(const FamilySpec& family) {
   EnumerationPlan plan;
-  for (const auto& [name, values] : family.params) plan.axes.emplace_back(name, &values);
+  for (const auto& [name, values] : family.params) plan.axes.push_back({name, &values, expr_slot(name)});
   std::stable_sort(plan.axes.begin(), plan.axes.end(), [&](const auto& x, const auto& y) {
-    const auto rank = [&](const auto& axis) {
-      return std::make_pair(family.runtime_params.count(axis.first), axis.second->size());
+    const auto rank = [&](const EnumerationAxis& axis) {
+      return std::make_pair(family.runtime_params.count(axis.name), axis.values->size());
     };
     return rank(x) < rank(y);
   });
@@ -90,7 +100,7 @@ EnumerationPlan make_plan(const FamilySpec& family) {
   plan.defines_at.resize(depth_count);
   plan.constraints_at.resize(depth_count);
   std::map<std::string, std::size_t> bound_at;  // name -> depth at which it becomes known
-  for (std::size_t d = 0; d < depth_count; ++d) bound_at[plan.axes[d].first] = d;
+  for (std::size_t d = 0; d < depth_count; ++d) bound_at[plan.axes[d].name] = d;
   auto depth_of = [&](const Expr& expr) {
     std::size_t depth = 0;
     for (const auto& name : expr.names())
@@ -100,7 +110,7 @@ EnumerationPlan make_plan(const FamilySpec& family) {
   for (const auto* named : {&family.defines, &family.derived})
     for (const auto& define : *named) {
       const std::size_t d = depth_of(define.second);
-      plan.defines_at[d].push_back(&define);
+      plan.defines_at[d].push_back({&define.second, expr_slot(define.first)});
       bound_at[define.first] = d;
     }
   for (const auto& constraint : family.constraints)
@@ -112,20 +122,22 @@ struct Enumerator {
   const FamilySpec& family;
   const EnumerationPlan& plan;
   std::map<std::string, std::int64_t>* rejections;
-  KernelConfig config;
   ExprVariables vars;
+  std::vector<std::int64_t> chosen;  // the value of each axis on the current path
   std::vector<Candidate> out;
 
   void visit(std::size_t depth) {
     if (depth == plan.axes.size()) {
-      out.push_back({&family, config, launch_geometry(family, vars), model_cost(family, vars)});
+      KernelConfig config{family.name, {}};
+      for (std::size_t d = 0; d < plan.axes.size(); ++d) config.params[plan.axes[d].name] = chosen[d];
+      out.push_back({&family, std::move(config), launch_geometry(family, vars), model_cost(family, vars)});
       return;
     }
-    const auto& [name, values] = plan.axes[depth];
-    for (std::int64_t value : *values) {
-      config.params[name] = value;
-      vars[name] = value;
-      for (const auto* define : plan.defines_at[depth]) vars[define->first] = define->second.eval(vars);
+    const EnumerationAxis& axis = plan.axes[depth];
+    for (std::int64_t value : *axis.values) {
+      chosen[depth] = value;
+      vars.at_slot(axis.slot) = value;
+      for (const SlottedDefine& define : plan.defines_at[depth]) vars.at_slot(define.slot) = define.expr->eval(vars);
       const Constraint* broken = nullptr;
       for (const Constraint* constraint : plan.constraints_at[depth])
         if (!as_bool(constraint->rule.eval(vars))) {
@@ -148,7 +160,7 @@ std::vector<Candidate> enumerate_family(const FamilySpec& family, const Problem&
                                         std::map<std::string, std::int64_t>* rejections) {
   if (!family.supports_cc(device.cc)) return {};
   const EnumerationPlan plan = make_plan(family);
-  Enumerator e{family, plan, rejections, {family.name, {}}, {}, {}};
+  Enumerator e{family, plan, rejections, {}, std::vector<std::int64_t>(plan.axes.size()), {}};
   add_problem_variables(e.vars, problem);
   device.add_to(e.vars);
   e.visit(0);
