@@ -73,8 +73,8 @@ TEST(CallTrace, EventTimeIsHeldAgainstTheKernelTimePerTracedCall) {
 }
 
 TEST(CallTrace, ToleranceLetsTwoPassesDriftButNotAMissedTenth) {
-  // Two passes of one correct call drifted up to 7% apart on the H200; a call whose events miss a
-  // tenth of its work is more than the tolerance below its kernels.
+  // Two passes of one correct call drifted up to 7% apart on the H200; a call whose events miss
+  // more than a tenth of its work is flagged.
   EXPECT_EQ(timing_flag(45.0 * 0.93, split_k()), "");
   EXPECT_NE(timing_flag(45.0 * 0.89, split_k()), "");
 }

@@ -1,10 +1,9 @@
 #pragma once
 // What a call put on the GPU, as CUPTI's kernel records saw it during a traced pass
-// (gpu/kernel_trace) of `calls` back-to-back calls: each kernel they launched, where, how often and
-// for how long. Plain data (no
-// CUDA header), because the worker protocol, the database and the exports carry it on machines
-// without a GPU. Also the judgement the tuner makes with it: whether the call's event time can be
-// trusted (timing_flag).
+// (gpu/kernel_trace) of `calls` back-to-back calls: each kernel they launched, where, how often
+// and for how long. Plain data (no CUDA header), because the worker protocol, the database and the
+// exports carry it on machines without a GPU. Also the judgement the tuner makes with it: whether
+// the call's event time can be trusted (timing_flag).
 #include <array>
 #include <cstdint>
 #include <nlohmann/json.hpp>
@@ -58,8 +57,8 @@ std::string timing_flag(double event_us_per_call, const CallTrace& trace);
 // the same library calls timed in two grid-125 runs one after the other (4cf53ba and its repeat,
 // db/results/calibration) differed by up to 7% (1% on average, 7 of 125 shapes beyond 3%); CUPTI's
 // timestamps may lengthen the tiniest kernels a little more. 10% clears both, while a call whose
-// events miss a tenth of its work is caught (the published kernels this is for hid 67-86%).
-// Work on another stream is caught exactly by the stream check whatever the times.
+// events miss more than a tenth of its work is caught (the published kernels this is for hid
+// 67-86%). Work on another stream is caught exactly by the stream check whatever the times.
 inline constexpr double kTraceTolerance = 0.10;
 
 // {"kernels": [...], "calls": n} or {"absent": "why"}; call_trace_from_json throws
