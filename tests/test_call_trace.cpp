@@ -1,9 +1,12 @@
 // Traced kernels and the judgement made with them (core/call_trace): a call whose event time is
-// below its kernels' summed duration beyond the tolerance, or that ran a kernel on a stream it was
-// not given, is flagged; an untraced call is never flagged; the JSON form round-trips.
+// below its kernels' duration per call beyond the tolerance, or that ran a kernel on a stream it
+// was not given, is flagged; an untraced call is never flagged; the JSON form round-trips, and a
+// trace stored before traces covered several calls reads as one call. Also CUPTI's records of a
+// traced sample grouped into its trace (core/kernel_activity).
 #include <gtest/gtest.h>
 
 #include "core/call_trace.hpp"
+#include "core/kernel_activity.hpp"
 
 using namespace cl2;
 
@@ -43,12 +46,37 @@ TEST(CallTrace, EventTimeThatCoversItsKernelsIsNotFlagged) {
 
 TEST(CallTrace, EventTimeBelowItsKernelsBeyondTheToleranceIsFlagged) {
   const std::string flag = timing_flag(45.0 * (1 - kTraceTolerance) - 0.01, split_k());
-  EXPECT_NE(flag.find("below the 45.00 us its 2 traced kernel launch(es) ran"), std::string::npos) << flag;
+  EXPECT_NE(flag.find("below the 45.00 us per call its kernels ran (2 kernel launch(es) over 1 traced call(s))"),
+            std::string::npos)
+      << flag;
   // Events that saw only the first of two equal halves of the work.
   EXPECT_NE(timing_flag(20.0, split_k(20.0, 20.0)), "");
   // Launches of one kernel count each.
   CallTrace repeated{{kernel("cl2_gemm", 30.0, kGiven, 3)}, ""};
-  EXPECT_NE(timing_flag(10.0, repeated).find("3 traced kernel launch(es)"), std::string::npos);
+  EXPECT_NE(timing_flag(10.0, repeated).find("3 kernel launch(es) over 1 traced call(s)"), std::string::npos);
+}
+
+TEST(CallTrace, EventTimeIsHeldAgainstTheKernelTimePerTracedCall) {
+  // A sample of 4 back-to-back calls of the split-K pair: 180 us of kernels, 45 us per call.
+  CallTrace sample{{kernel("nvjet_sm90_hsh_64x128_64x8_2x1_v_bz_splitK_TNN", 160.0, kGiven, 4),
+                    kernel("splitKreduce_kernel", 20.0, kGiven, 4)},
+                   "",
+                   4};
+  EXPECT_DOUBLE_EQ(sample.duration_us(), 180.0);
+  EXPECT_DOUBLE_EQ(sample.kernel_us_per_call(), 45.0);
+  EXPECT_EQ(timing_flag(45.5, sample), "");
+  EXPECT_EQ(timing_flag(45.0 * (1 - kTraceTolerance) + 0.01, sample), "");
+  const std::string flag = timing_flag(45.0 * (1 - kTraceTolerance) - 0.01, sample);
+  EXPECT_NE(flag.find("below the 45.00 us per call its kernels ran (8 kernel launch(es) over 4 traced call(s))"),
+            std::string::npos)
+      << flag;
+}
+
+TEST(CallTrace, ToleranceLetsTwoPassesDriftButNotAMissedTenth) {
+  // Two passes of one correct call drifted up to 7% apart on the H200; a call whose events miss
+  // more than a tenth of its work is flagged.
+  EXPECT_EQ(timing_flag(45.0 * 0.93, split_k()), "");
+  EXPECT_NE(timing_flag(45.0 * 0.89, split_k()), "");
 }
 
 TEST(CallTrace, KernelOnAnotherStreamIsFlaggedWhateverTheTimes) {
@@ -66,7 +94,7 @@ TEST(CallTrace, UntracedCallIsNeverFlagged) {
 }
 
 TEST(CallTrace, JsonRoundTripsTracedAndAbsent) {
-  for (const CallTrace& trace : {split_k(), CallTrace{{kernel("cl2_gemm", 3.5, kOther, 2)}, ""},
+  for (const CallTrace& trace : {split_k(), CallTrace{{kernel("cl2_gemm", 3.5, kOther, 2)}, "", 2},
                                  absent_trace("CUPTI cuptiActivityEnable failed: CUPTI_ERROR_INSUFFICIENT_PRIVILEGES")}) {
     const nlohmann::json wire = nlohmann::json::parse(to_json(trace).dump());
     EXPECT_EQ(call_trace_from_json(wire), trace) << wire.dump();
@@ -76,4 +104,35 @@ TEST(CallTrace, JsonRoundTripsTracedAndAbsent) {
   EXPECT_EQ(call_trace_at(holder, "none"), std::nullopt);
   EXPECT_EQ(call_trace_at(holder, "missing"), std::nullopt);
   EXPECT_THROW(call_trace_from_json(nlohmann::json{{"kernels", {{{"name", "x"}}}}}), nlohmann::json::exception);
+}
+
+TEST(CallTrace, TraceStoredBeforeSamplesReadsAsOneCall) {
+  nlohmann::json stored = to_json(split_k());
+  stored.erase("calls");  // as written when the traced pass was one launch
+  const CallTrace old = call_trace_from_json(stored);
+  EXPECT_EQ(old.calls, 1);
+  EXPECT_DOUBLE_EQ(old.kernel_us_per_call(), 45.0);
+}
+
+TEST(KernelActivity, RecordsOfASampleGroupIntoOneEntryPerKernelStreamAndGeometry) {
+  // Three back-to-back split-K calls, CUPTI's records out of order, one reduction on a side stream,
+  // and one record CUPTI could not stamp.
+  std::vector<KernelActivity> records;
+  for (int call = 0; call < 3; ++call) {
+    const std::uint64_t t = 1000 * std::uint64_t(call);
+    records.push_back({"splitKreduce_kernel", call == 2 ? kOther : kGiven, {4, 1, 1}, {128, 1, 1}, t + 600, t + 650});
+    records.push_back({"nvjet_splitK", kGiven, {132, 1, 1}, {384, 1, 1}, t + 100, call == 1 ? 0 : t + 500});
+  }
+  const CallTrace trace = trace_of_calls(records, kGiven, 3);
+  ASSERT_EQ(trace.kernels.size(), 3u);
+  EXPECT_EQ(trace.calls, 3);
+  EXPECT_EQ(trace.kernels[0].name, "nvjet_splitK");  // first launched first
+  EXPECT_EQ(trace.kernels[0].launches, 3);
+  EXPECT_DOUBLE_EQ(trace.kernels[0].duration_us, 0.8);  // 2 stamped launches of 0.4 us
+  EXPECT_EQ(trace.kernels[1].name, "splitKreduce_kernel");
+  EXPECT_EQ(trace.kernels[1].launches, 2);
+  EXPECT_TRUE(trace.kernels[1].on_given_stream);
+  EXPECT_FALSE(trace.kernels[2].on_given_stream);
+  EXPECT_DOUBLE_EQ(trace.kernel_us_per_call(), (0.8 + 0.1 + 0.05) / 3);
+  EXPECT_NE(timing_flag(100.0, trace).find("on a stream other than the one it was given"), std::string::npos);
 }

@@ -13,7 +13,7 @@ namespace {
 
 // Traces a call that only notes it was launched.
 CallTrace trace_noting_launch(KernelTracer& tracer, bool& launched) {
-  return tracer.trace(nullptr, [&](cudaStream_t) { launched = true; });
+  return tracer.trace(nullptr, [&](cudaStream_t) { launched = true; }, 1);
 }
 
 }  // namespace

@@ -1,8 +1,12 @@
 // Kernel traces in the tuning database (schema 3): a database written by schema 2 opens, migrates
 // and gains the columns with its rows intact and their traces absent; trials and baselines keep
 // their traces (and a baseline its flag) through insert, upsert and merge; and a winner's row names
-// the kernels of its own run's baselines.
+// the kernels of its own run's baselines. A trace keeps the number of calls it covers, in its JSON:
+// one stored before traces covered several calls reads as one call, with no migration.
 #include <gtest/gtest.h>
+#include <sqlite3.h>
+
+#include <nlohmann/json.hpp>
 
 #include "core/errors.hpp"
 #include "db/tuning_db.hpp"
@@ -98,6 +102,26 @@ TEST(KernelTraceDb, TrialsKeepTheirTraceTracedOrAbsent) {
   EXPECT_EQ(trials[0].trace->kernel_names(), std::vector<std::string>{"cl2_gemm"});
   EXPECT_EQ(trials[1].trace, untraced.trace);
   EXPECT_EQ(trials[2].trace, std::nullopt);
+}
+
+TEST(KernelTraceDb, TraceKeepsItsCallsAndOneStoredBeforeReadsAsOneCall) {
+  TraceDb t;
+  CallTrace sample = split_k_trace();
+  sample.calls = 8;
+  t.db->upsert_baseline(traced_baseline(t.device, t.run, t.problem, Provider::CublasNn, sample));
+  EXPECT_EQ(t.db->baselines(t.device, t.problem).at(0).trace, sample);
+
+  // The JSON a build before samples wrote: the same trace, no "calls".
+  nlohmann::json old = to_json(split_k_trace());
+  old.erase("calls");
+  sqlite3* raw = nullptr;
+  ASSERT_EQ(sqlite3_open(t.path.c_str(), &raw), SQLITE_OK);
+  exec_sql_or_fail(raw, "UPDATE baselines SET kernel_trace = '" + old.dump() + "'");
+  sqlite3_close(raw);
+  const auto read = t.db->baselines(t.device, t.problem).at(0).trace;
+  ASSERT_TRUE(read.has_value());
+  EXPECT_EQ(read->calls, 1);
+  EXPECT_DOUBLE_EQ(read->kernel_us_per_call(), 43.75);
 }
 
 TEST(KernelTraceDb, BaselineUpsertReplacesTraceAndFlag) {

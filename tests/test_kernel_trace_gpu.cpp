@@ -49,12 +49,13 @@ TEST(KernelTraceGpu, TwoStreamCallIsFlaggedAndOneStreamCallIsNot) {
 
   // One stream: timed and traced as tune's worker does it.
   const TimingStats one_stream = problem.time_side_by_side({gemm}, screening_stop_rule()).at(gemm.provider);
-  const CallTrace one_trace = problem.trace_kernels(gemm.call);
+  const CallTrace one_trace = problem.trace_kernels(gemm.call, one_stream.calls_per_sample);
   ASSERT_TRUE(one_trace.traced()) << one_trace.absent;
   ASSERT_FALSE(one_trace.kernels.empty());
   for (const auto& kernel : one_trace.kernels) EXPECT_TRUE(kernel.on_given_stream) << kernel.name;
+  EXPECT_EQ(one_trace.calls, one_stream.calls_per_sample);
   EXPECT_EQ(timing_flag(one_stream.median_us, one_trace), "")
-      << one_stream.median_us << " us against " << one_trace.duration_us() << " us traced";
+      << one_stream.median_us << " us against " << one_trace.kernel_us_per_call() << " us per call traced";
 
   // Two streams: the GEMM on the given stream, then once more on the side stream once the first is
   // done, so the given stream's events see exactly half the work.
@@ -70,7 +71,7 @@ TEST(KernelTraceGpu, TwoStreamCallIsFlaggedAndOneStreamCallIsNot) {
     event_us = std::min(event_us, gpu.timer.time_once(two_streams));
     CL2_CUDA(cudaStreamSynchronize(side.stream));
   }
-  const CallTrace two_trace = problem.trace_kernels(two_streams);
+  const CallTrace two_trace = problem.trace_kernels(two_streams, 1);
   ASSERT_TRUE(two_trace.traced()) << two_trace.absent;
   EXPECT_EQ(two_trace.kernels.size(), 2 * one_trace.kernels.size());
   EXPECT_TRUE(std::any_of(two_trace.kernels.begin(), two_trace.kernels.end(),

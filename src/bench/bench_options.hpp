@@ -18,6 +18,7 @@ struct BenchOptions {
   int server_samples = 5;
   std::string cache_dir;
   std::vector<std::string> space_files;       // families of tuned kernels outside the build
+  bool trace_kernels = false;                 // CUPTI's kernels of each offline-timed call (off: CUPTI not loaded)
   ShapeDefaults defaults;
   std::string torch_script;                   // scripts/torch_bench.py; "" = find it
   std::string plot_script;                    // scripts/plot_bench.py; "" = find it

@@ -4,10 +4,12 @@
 // of interval_ms). Two figures each: GPU time (CUDA events; offline: around graph-captured
 // launches) and per-call time as the caller sees it (host wall clock around the call and a
 // synchronize, launch overhead included, as CUDA-L2 measures). Times in microseconds; NaN where a
-// figure was not measured.
+// figure was not measured. With --trace-kernels, also the kernels each offline-timed call ran as
+// CUPTI traced them, to hold against its offline GPU time.
 #include <string>
 #include <vector>
 
+#include "core/call_trace.hpp"
 #include "core/device_info.hpp"
 #include "core/problem.hpp"
 #include "core/provider.hpp"
@@ -32,12 +34,19 @@ struct ProviderTiming {
   int wall_samples = 0;
 };
 
+// One call's kernels, traced as one sample of its offline GPU timing launched them.
+struct ProviderTrace {
+  Provider provider = Provider::Ours;
+  CallTrace trace;
+};
+
 struct ShapeBench {
   Problem problem;
   bool has_winner = false;         // false: "ours" has no timings, reported as missing
   std::string winner_family;
   std::string winner_config;       // KernelConfig JSON
   std::vector<ProviderTiming> timings;
+  std::vector<ProviderTrace> traces;  // empty unless traced
 };
 
 struct BenchRun {

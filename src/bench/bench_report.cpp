@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "bench/bench_renderers.hpp"
+#include "bench/bench_traces.hpp"
 #include "core/atomic_file.hpp"
 #include "core/errors.hpp"
 
@@ -37,6 +38,10 @@ void write_bench_outputs(const BenchRun& run, const std::string& out_dir) {
   write_file_atomically(dir / "bench.csv", render_bench_csv(view), kOutputFix);
   write_file_atomically(dir / "speedups.csv", render_speedups_csv(view), kOutputFix);
   write_file_atomically(dir / "summary.md", render_bench_summary(view), kOutputFix);
+  if (!trace_comparisons(view).empty()) {
+    write_file_atomically(dir / "trace.md", render_trace_markdown(view), kOutputFix);
+    write_file_atomically(dir / "trace.json", render_trace_json(view).dump(2) + "\n", kOutputFix);
+  }
 }
 
 BenchRun read_bench_run(const std::string& run_json_path) {

@@ -5,6 +5,8 @@
 //   summary.md    the device, then CUDA-L2's geomean table per figure, by size class, best and
 //                 worst shapes, throughput against the measured peaks, the shapes not tuned
 //   run.json      the whole BenchRun, so the report can be regenerated without the GPU
+//   trace.md      with --trace-kernels: each call's CUPTI kernel time against its event time
+//   trace.json    the same, for programs (bench/bench_traces.hpp)
 // Speedup = baseline time / our time (above 1: ours is faster), for one shape, mode and figure.
 #include <string>
 
@@ -12,7 +14,7 @@
 
 namespace cl2 {
 
-// Writes the four files into `out_dir` (created if missing); each goes to a temporary name and
+// Writes the four files (six with traces) into `out_dir` (created if missing); each goes to a temporary name and
 // is renamed, so a reader never sees half a file. UserError for an empty run or an unwritable
 // folder.
 void write_bench_outputs(const BenchRun& run, const std::string& out_dir);

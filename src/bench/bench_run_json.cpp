@@ -37,15 +37,20 @@ json timing_json(const ProviderTiming& t) {
           {"wall_samples", t.wall_samples}};
 }
 
-// `where` names the file and the shape, for the message about a provider this build does not know.
-ProviderTiming timing_from_json(const json& j, const std::string& where) {
-  ProviderTiming t;
+// The provider of a timing or a trace. `where` names the file and the shape, for the message about
+// a provider this build does not know.
+Provider provider_from_json(const json& j, const std::string& where) {
   const std::string provider = j.at("provider").get<std::string>();
   const auto known = find_provider(provider);
   if (!known)
     throw UserError(fmt::format("{}, provider '{}': unknown provider; use one of {}", where, provider,
                                 provider_names(bench_providers())));
-  t.provider = *known;
+  return *known;
+}
+
+ProviderTiming timing_from_json(const json& j, const std::string& where) {
+  ProviderTiming t;
+  t.provider = provider_from_json(j, where);
   t.mode = j.at("mode").get<std::string>();
   t.interval_ms = j.at("interval_ms").get<int>();
   t.gpu_us = required_number_or_nan(j, "gpu_us");
@@ -60,6 +65,9 @@ ProviderTiming timing_from_json(const json& j, const std::string& where) {
 json shape_json(const ShapeBench& shape) {
   json timings = json::array();
   for (const auto& timing : shape.timings) timings.push_back(timing_json(timing));
+  json traces = json::array();
+  for (const auto& traced : shape.traces)
+    traces.push_back({{"provider", std::string(to_string(traced.provider))}, {"trace", to_json(traced.trace)}});
   return {{"m", shape.problem.shape.m},
           {"n", shape.problem.shape.n},
           {"k", shape.problem.shape.k},
@@ -68,7 +76,8 @@ json shape_json(const ShapeBench& shape) {
           {"has_winner", shape.has_winner},
           {"winner_family", shape.winner_family},
           {"winner_config", shape.winner_config},  // kept as text: the exact KernelConfig JSON
-          {"timings", std::move(timings)}};
+          {"timings", std::move(timings)},
+          {"traces", std::move(traces)}};
 }
 
 ShapeBench shape_from_json(const json& j, const std::string& source) {
@@ -82,6 +91,9 @@ ShapeBench shape_from_json(const json& j, const std::string& source) {
   shape.winner_config = j.at("winner_config").get<std::string>();
   const std::string where = fmt::format("{}: shape {}", source, shape.problem.text());
   for (const auto& timing : j.at("timings")) shape.timings.push_back(timing_from_json(timing, where));
+  // Runs written before bench could trace have no "traces".
+  for (const auto& traced : j.value("traces", json::array()))
+    shape.traces.push_back({provider_from_json(traced, where), call_trace_from_json(traced.at("trace"))});
   return shape;
 }
 

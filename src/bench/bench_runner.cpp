@@ -10,6 +10,7 @@
 #include "bench/bench_options.hpp"
 #include "bench/bench_report.hpp"
 #include "bench/bench_steps.hpp"
+#include "bench/bench_traces.hpp"
 #include "compiler/kernel_compiler.hpp"
 #include "core/errors.hpp"
 #include "db/device_match.hpp"
@@ -62,7 +63,14 @@ int run_bench(const BenchOptions& options) {
   run_torch_if_asked(options, plan, run, progress);
   write_bench_outputs(run, options.out_dir);
   plot_if_possible(options, progress);
-  progress.line(fmt::format("bench: wrote {}/bench.csv, speedups.csv, summary.md, run.json", options.out_dir));
+  progress.line(fmt::format("bench: wrote {}/bench.csv, speedups.csv, summary.md, run.json{}", options.out_dir,
+                            plan.trace ? ", trace.md, trace.json" : ""));
+  if (plan.trace) {
+    const BenchView view = make_bench_view(run);
+    const auto comparisons = trace_comparisons(view);
+    for (const auto& [label, provider] : {std::pair{"ours", std::optional(Provider::Ours)}, {"all calls", std::nullopt}})
+      progress.line("bench: CUPTI against events, " + agreement_line(label, trace_agreement(comparisons, provider)));
+  }
   return 0;
 }
 

@@ -36,6 +36,16 @@ void add_timings(ShapeBench& shape, const std::vector<ProviderCall>& calls, cons
   }
 }
 
+// Each call traced as one sample of its GPU timing `times` launched it, on the path tune's worker
+// traces by (ProblemMeasurement::trace_kernels).
+std::vector<ProviderTrace> traced_calls(ProblemMeasurement& measurement, const std::vector<ProviderCall>& calls,
+                                        const ProviderTimes& times) {
+  std::vector<ProviderTrace> traces;
+  for (const auto& call : calls)
+    traces.push_back({call.provider, measurement.trace_kernels(call.call, times.at(call.provider).calls_per_sample)});
+  return traces;
+}
+
 }  // namespace
 
 BenchPlan make_bench_plan(const BenchOptions& options) {
@@ -60,6 +70,11 @@ BenchPlan make_bench_plan(const BenchOptions& options) {
     plan.torch_explicit = plan.torch_explicit || *provider == Provider::Torch;
   }
   if (options.server_samples < 1) throw UserError("--server-samples must be at least 1");
+  plan.trace = options.trace_kernels;
+  if (plan.trace && !plan.offline)
+    throw UserError(fmt::format("--trace-kernels with --mode {}: traces are held against the offline GPU time; "
+                                "use --mode offline or both",
+                                options.mode));
   return plan;
 }
 
@@ -121,6 +136,7 @@ ShapeBench bench_shape(BenchGpu& gpu, const TuningDb& db, std::int64_t device_id
     // GPU time under the problem's L2 policy: graph replays (warm; rotate, cycling the operand
     // copies), or each call alone after a flush.
     const ProviderTimes gpu_times = measurement.time_side_by_side(calls, final_stop_rule());
+    if (plan.trace) shape.traces = traced_calls(measurement, calls, gpu_times);
     add_timings(shape, calls, "offline", 0, gpu_times, call_timer.back_to_back(timed, wall_stop_rule()));
   }
   if (plan.server)

@@ -2,8 +2,8 @@
 // The steps of `bench`, each a function: what to measure (BenchPlan), the GPU state they share
 // (BenchGpu), the measured peaks, one shape's measurements, and the optional Python parts
 // (torch.matmul timings, plots). Problem setup, verification, the libraries' algorithm choice and
-// the side-by-side GPU timing are tune's worker's too (measure/); bench adds the per-call wall
-// clock and server mode.
+// the side-by-side GPU timing and the kernel traces are tune's worker's too (measure/); bench adds
+// the per-call wall clock and server mode.
 #include <memory>
 #include <set>
 #include <string>
@@ -22,9 +22,11 @@ struct BenchPlan {
   std::set<Provider> providers;     // resolved from --providers
   bool torch_explicit = false;      // asked for by name: its absence is an error
   bool offline = true, server = true;
+  bool trace = false;               // trace each offline-timed call (--trace-kernels)
 };
 
-// Validates --mode, --providers and --interval-ms; throws UserError naming a bad value.
+// Validates --mode, --providers, --interval-ms and --trace-kernels; throws UserError naming a bad
+// value.
 BenchPlan make_bench_plan(const BenchOptions& options);
 
 struct BenchGpu {

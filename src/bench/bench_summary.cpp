@@ -8,6 +8,7 @@
 
 #include "bench/bench_renderers.hpp"
 #include "bench/bench_summary_sections.hpp"
+#include "bench/bench_traces.hpp"
 #include "report/speedup_stats.hpp"
 #include "report/text_table.hpp"
 
@@ -171,7 +172,7 @@ std::string size_class_tables(const BenchView& view) {
 std::string render_bench_summary(const BenchView& view) {
   return device_section(view) + "\n" + reading_guide(view) + mode_tables(view) +
          size_class_tables(view) + best_and_worst_section(view) + throughput_section(view) +
-         bandwidth_section(view) + untuned_section(view);
+         bandwidth_section(view) + trace_section(view) + untuned_section(view);
 }
 
 }  // namespace cl2

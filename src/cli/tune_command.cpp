@@ -135,9 +135,9 @@ CommandRunner add_tune_command(CLI::App& app) {
   tune->add_flag("--retune", options->retune, "Measure the winner again for shapes already tuned");
   tune->add_flag("--verbose", options->verbose, "Print every candidate's result");
   tune->add_flag("--trace-kernels", options->trace_kernels,
-                 "Launch every timed call once more with CUPTI's kernel records on: store the kernels it ran "
-                 "(names, streams, durations; shown by show and the exports) and fail a candidate whose "
-                 "event time misses work. Off by default: in a run with it on, our small kernels ran up to "
+                 "Launch every timed call once more as one timed sample (the same back-to-back launches) "
+                 "with CUPTI's kernel records on: store the kernels it ran (names, streams, durations; shown "
+                 "by show and the exports) and fail a candidate whose event time misses work. Off by default: in a run with it on, our small kernels ran up to "
                  "0.7 us per call slower on the H200");
   tune->add_flag("--counters", options->counters,
                  "After each shape's winner is timed, launch it and the library's fastest call once more under "

@@ -34,12 +34,14 @@ std::string timing_flag(double event_us_per_call, const CallTrace& trace) {
       return fmt::format("launched {} on a stream other than the one it was given (CUPTI stream {}), which "
                          "its event time does not see",
                          kernel.name, kernel.stream_id);
-  const double traced_us = trace.duration_us();
+  const double traced_us = trace.kernel_us_per_call();
   if (event_us_per_call < traced_us * (1 - kTraceTolerance))
-    return fmt::format("event time {:.2f} us per call is below the {:.2f} us its {} traced kernel launch(es) ran",
+    return fmt::format("event time {:.2f} us per call is below the {:.2f} us per call its kernels ran ({} kernel "
+                       "launch(es) over {} traced call(s))",
                        event_us_per_call, traced_us,
                        std::accumulate(trace.kernels.begin(), trace.kernels.end(), 0,
-                                       [](int sum, const TracedKernel& k) { return sum + k.launches; }));
+                                       [](int sum, const TracedKernel& k) { return sum + k.launches; }),
+                       trace.calls);
   return "";
 }
 
@@ -54,12 +56,13 @@ nlohmann::json to_json(const CallTrace& trace) {
                        {"block", k.block},
                        {"launches", k.launches},
                        {"duration_us", k.duration_us}});
-  return {{"kernels", kernels}};
+  return {{"kernels", kernels}, {"calls", trace.calls}};
 }
 
 CallTrace call_trace_from_json(const nlohmann::json& j) {
   if (j.contains("absent")) return absent_trace(j.at("absent").get<std::string>());
   CallTrace trace;
+  trace.calls = j.value("calls", 1);
   for (const auto& k : j.at("kernels"))
     trace.kernels.push_back({k.at("name").get<std::string>(), k.at("stream_id").get<std::uint32_t>(),
                              k.at("on_given_stream").get<bool>(), k.at("grid").get<std::array<int, 3>>(),

@@ -3,8 +3,6 @@
 #include <cxxabi.h>
 #include <fmt/format.h>
 
-#include <algorithm>
-#include <array>
 #include <cstddef>
 #include <cstdlib>
 #include <memory>
@@ -12,13 +10,15 @@
 #include <utility>
 #include <vector>
 
+#include "core/kernel_activity.hpp"
 #include "gpu/cuda_check.hpp"
 
 namespace cl2 {
 
 namespace {
 
-// Enough for thousands of kernel records; one call launches a handful.
+// Enough for thousands of kernel records; a traced sample launches at most a few hundred calls of
+// a handful of kernels each, and CUPTI asks for another buffer when one fills.
 constexpr std::size_t kBufferBytes = 1 << 20;
 constexpr std::size_t kBufferAlignment = 8;  // CUPTI's requirement for activity buffers
 
@@ -29,19 +29,12 @@ static_assert(offsetof(CUpti_ActivityKernel9, name) == offsetof(CUpti_ActivityKe
 static_assert(offsetof(CUpti_ActivityKernel9, streamId) == offsetof(CUpti_ActivityKernel10, streamId));
 static_assert(offsetof(CUpti_ActivityKernel9, start) == offsetof(CUpti_ActivityKernel10, start));
 
-struct KernelRecord {
-  std::string name;
-  std::uint32_t stream_id;
-  std::array<int, 3> grid, block;
-  std::uint64_t start_ns, end_ns;
-};
-
 // CUPTI hands its buffers back through C callbacks without a user pointer, so what they deliver
 // goes to this one collector of the process; traces run one at a time.
 struct Collector {
   std::mutex mutex;
   const CuptiApi* api = nullptr;
-  std::vector<KernelRecord> records;
+  std::vector<KernelActivity> records;
 };
 
 Collector& collector() {
@@ -78,31 +71,13 @@ void CUPTIAPI buffer_completed(CUcontext, uint32_t, uint8_t* buffer, size_t, siz
   std::free(buffer);
 }
 
-std::vector<KernelRecord> take_records() {
+std::vector<KernelActivity> take_records() {
   Collector& c = collector();
   const std::lock_guard lock(c.mutex);
   return std::exchange(c.records, {});
 }
 
-// Launches of the same kernel on the same stream with the same geometry are one entry.
-CallTrace grouped(std::vector<KernelRecord> records, std::uint32_t given_stream) {
-  std::stable_sort(records.begin(), records.end(),
-                   [](const KernelRecord& a, const KernelRecord& b) { return a.start_ns < b.start_ns; });
-  CallTrace trace;
-  for (const auto& r : records) {
-    auto same = std::find_if(trace.kernels.begin(), trace.kernels.end(), [&](const TracedKernel& k) {
-      return k.name == r.name && k.stream_id == r.stream_id && k.grid == r.grid && k.block == r.block;
-    });
-    if (same == trace.kernels.end())
-      same = trace.kernels.insert(trace.kernels.end(),
-                                  TracedKernel{r.name, r.stream_id, r.stream_id == given_stream, r.grid, r.block, 0, 0.0});
-    same->launches += 1;
-    if (r.end_ns > r.start_ns) same->duration_us += double(r.end_ns - r.start_ns) * 1e-3;  // 0: not stamped
-  }
-  return trace;
-}
-
-// Kernel records are on from construction to destruction: only around the traced launch, so the
+// Kernel records are on from construction to destruction: only around the traced launches, so the
 // timed launches run without CUPTI's overhead.
 class KernelRecordsOn {
  public:
@@ -127,7 +102,7 @@ class KernelRecordsOn {
 
 }  // namespace
 
-CallTrace KernelTracer::trace(cudaStream_t stream, const std::function<void(cudaStream_t)>& launch) {
+CallTrace KernelTracer::trace(cudaStream_t stream, const std::function<void(cudaStream_t)>& launches, int calls) {
   if (!cupti_) cupti_ = &cupti_library();
   if (!cupti_->api) return absent_trace(cupti_->unavailable);
   if (!refused_.empty()) return absent_trace(refused_);
@@ -155,12 +130,12 @@ CallTrace KernelTracer::trace(cudaStream_t stream, const std::function<void(cuda
       refused_ = cupti_refusal(api, "cuptiGetStreamIdEx", status);
       return absent_trace(refused_);
     }
-    launch(stream);
+    launches(stream);
     CL2_CUDA(cudaDeviceSynchronize());
   }
-  std::vector<KernelRecord> records = take_records();
+  std::vector<KernelActivity> records = take_records();
   if (records.empty()) return absent_trace("CUPTI recorded no kernel of the call");
-  return grouped(std::move(records), given_stream);
+  return trace_of_calls(std::move(records), given_stream, calls);
 }
 
 }  // namespace cl2

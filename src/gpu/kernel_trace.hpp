@@ -1,6 +1,6 @@
 #pragma once
 // Which kernels a call launches: CUPTI's activity records of concurrent kernels, collected around
-// one launch of the call. Event timing only sees the stream it is given, so this is how a call
+// a sequence of back-to-back launches of the call (as many as one timed sample makes). Event timing only sees the stream it is given, so this is how a call
 // that puts work on another stream, or runs more kernels than its time accounts for, is caught
 // (core/call_trace.hpp judges it). CUPTI is optional (gpu/cupti_api.hpp): where it is missing or
 // refuses, every trace comes back absent with the reason, and measuring goes on.
@@ -22,12 +22,13 @@ class KernelTracer {
   // Traces through `cupti` (which must outlive the tracer): in the tests, one loaded from a path.
   explicit KernelTracer(const CuptiLibrary& cupti) : cupti_(&cupti) {}
 
-  // Launches `launch` once on `stream` with kernel records on, waits for the whole device (work
-  // the call put on other streams included) and returns the kernels it ran. CUDA errors of the
-  // call throw GpuError as usual; CUPTI's own failures make an absent trace instead (without a
-  // launch, or any CUDA call where CUPTI is missing or refuses to start), and once CUPTI has
-  // refused, every later trace of this tracer is absent for the same reason.
-  CallTrace trace(cudaStream_t stream, const std::function<void(cudaStream_t)>& launch);
+  // Runs `launches` on `stream` (it launches `calls` calls back to back) with kernel records on,
+  // waits for the whole device (work the calls put on other streams included) and returns the
+  // kernels they ran. CUDA errors of the calls throw GpuError as usual; CUPTI's own failures make
+  // an absent trace instead (without a launch, or any CUDA call where CUPTI is missing or refuses
+  // to start), and once CUPTI has refused, every later trace of this tracer is absent for the
+  // same reason.
+  CallTrace trace(cudaStream_t stream, const std::function<void(cudaStream_t)>& launches, int calls);
 
  private:
   const CuptiLibrary* cupti_ = nullptr;  // null: the process's, once the first trace needs it

@@ -167,8 +167,15 @@ std::vector<TimingStats> ProblemMeasurement::time_interleaved(const std::vector<
   return gpu_.timer.interleaved(calls, rule, flusher);
 }
 
-CallTrace ProblemMeasurement::trace_kernels(const TimedCall& call) {
-  return gpu_.tracer.trace(gpu_.stream, call.launch);
+CallTrace ProblemMeasurement::trace_kernels(const TimedCall& call, int calls) {
+  // The tracer synchronizes before its launches, so the flush is done and not among them.
+  if (problem().l2 == L2Policy::Flush) gpu_.l2_flusher().flush(gpu_.stream);
+  return gpu_.tracer.trace(
+      gpu_.stream,
+      [&](cudaStream_t stream) {
+        for (int i = 0; i < calls; ++i) call.launch_number(i)(stream);
+      },
+      calls);
 }
 
 CallCounters ProblemMeasurement::count(const TimedCall& call) { return gpu_.counters.measure(gpu_.stream, call.launch); }

@@ -94,9 +94,11 @@ class ProblemMeasurement {
   // The same for calls that need not be of distinct providers (several of ours), in their order.
   std::vector<TimingStats> time_interleaved(const std::vector<TimedCall>& calls, const StopRule& rule);
 
-  // The kernels one launch of `call` runs, as a verification pass launches it: alone, on the
-  // measurement's stream (KernelTracer; absent, with the reason, where CUPTI is not available).
-  CallTrace trace_kernels(const TimedCall& call);
+  // The kernels `calls` back-to-back launches of `call` run, launched as one timed sample of
+  // `calls` launches (TimingStats::calls_per_sample) launches them: on the measurement's stream,
+  // taking a rotated call's operand copies in turn, after an L2 flush under the flush policy
+  // (KernelTracer; absent, with the reason, where CUPTI is not available).
+  CallTrace trace_kernels(const TimedCall& call, int calls);
   // The hardware counters of one launch of `call`, alone on the measurement's stream
   // (CounterProfiler; absent, with the reason, where CUPTI cannot profile).
   CallCounters count(const TimedCall& call);

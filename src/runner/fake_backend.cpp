@@ -28,12 +28,15 @@ namespace cl2 {
 
 namespace {
 
+// Back-to-back calls per timed sample, as a GPU's graph replays make them; a trace covers one sample.
+constexpr int kFakeCallsPerSample = 4;
+
 TimingStats fake_stats(double us) {
   TimingStats s;
   s.median_us = s.mean_us = s.min_us = s.max_us = us;
   s.spread_pct = 0.1;
   s.samples = 10;
-  s.calls_per_sample = 1;
+  s.calls_per_sample = kFakeCallsPerSample;
   return s;
 }
 
@@ -64,16 +67,19 @@ CallCounters fake_counters(double us) {
 // CUPTI's stream id of the stream a fake call is given, and of another one.
 constexpr std::uint32_t kGivenStream = 13, kSideStream = 14;
 
-TracedKernel fake_kernel(std::string name, double duration_us, std::uint32_t stream = kGivenStream) {
-  return {std::move(name), stream, stream == kGivenStream, {132, 1, 1}, {384, 1, 1}, 1, duration_us};
+// A kernel launched once per call of a traced sample, for `us_per_call` each time.
+TracedKernel fake_kernel(std::string name, double us_per_call, std::uint32_t stream = kGivenStream) {
+  return {std::move(name), stream, stream == kGivenStream, {132, 1, 1}, {384, 1, 1}, kFakeCallsPerSample,
+          us_per_call * kFakeCallsPerSample};
 }
 
-// What a call of `event_us` per call ran: `kernels`, their durations summing to 90% of it, and with
-// `side_stream` a copy of the last one on another stream.
+// What one sample of a call of `event_us` per call ran: `kernels`, their durations summing to 90%
+// of it per call, and with `side_stream` a copy of the last one on another stream.
 std::optional<CallTrace> fake_trace(bool on, std::vector<std::string> kernels, double event_us, bool side_stream) {
   if (!on) return std::nullopt;
   if (const CuptiLibrary& cupti = cupti_library(); !cupti.api) return absent_trace(cupti.unavailable);
   CallTrace trace;
+  trace.calls = kFakeCallsPerSample;
   for (auto& name : kernels) trace.kernels.push_back(fake_kernel(std::move(name), 0.9 * event_us / double(kernels.size())));
   if (side_stream) trace.kernels.push_back(fake_kernel(trace.kernels.back().name, event_us, kSideStream));
   return trace;

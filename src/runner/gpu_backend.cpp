@@ -1,8 +1,8 @@
 // The worker's GPU side: the device's measurement context and the problem it holds, measured on
 // the path bench shares (measure/); what is left here is the worker's policy: which library call
 // candidates are judged against, which failures are a trial's result rather than an error, and
-// that with --trace-kernels every timed call is traced once (what the traces mean is the tuner's
-// to judge).
+// that with --trace-kernels every timed call is traced as one of its timed samples runs (what the
+// traces mean is the tuner's to judge).
 #include <fmt/format.h>
 
 #include <limits>
@@ -78,7 +78,7 @@ class GpuBackend final : public WorkerBackend {
     const ProviderTimes times = problem.time_side_by_side(calls, request.final_rule);
     for (std::size_t i = 0; i < calls.size(); ++i) {
       reply.baselines[i].stats = times.at(calls[i].provider);
-      reply.baselines[i].trace = traced(problem, calls[i].call);
+      reply.baselines[i].trace = traced(problem, calls[i].call, reply.baselines[i].stats);
     }
     return reply;
   }
@@ -107,7 +107,7 @@ class GpuBackend final : public WorkerBackend {
             verified.tolerance,
             ours,
             times.at(reference.provider),
-            traced(problem, ours_call.call)};
+            traced(problem, ours_call.call, ours)};
   }
 
   FinalReply final_round(const FinalRequest& request) override {
@@ -173,9 +173,10 @@ class GpuBackend final : public WorkerBackend {
                                                         : cublas_gemm_ex(problem.problem().layout);
   }
 
-  std::optional<CallTrace> traced(ProblemMeasurement& problem, const TimedCall& call) const {
+  // `timed`: the call's timing, whose samples the traced pass launches as they were launched.
+  std::optional<CallTrace> traced(ProblemMeasurement& problem, const TimedCall& call, const TimingStats& timed) const {
     if (!trace_kernels_) return std::nullopt;
-    return problem.trace_kernels(call);
+    return problem.trace_kernels(call, timed.calls_per_sample);
   }
 
   GpuContext gpu_;

@@ -1,0 +1,25 @@
+#include "core/kernel_activity.hpp"
+
+#include <algorithm>
+
+namespace cl2 {
+
+CallTrace trace_of_calls(std::vector<KernelActivity> records, std::uint32_t given_stream, int calls) {
+  std::stable_sort(records.begin(), records.end(),
+                   [](const KernelActivity& a, const KernelActivity& b) { return a.start_ns < b.start_ns; });
+  CallTrace trace;
+  trace.calls = calls;
+  for (const auto& r : records) {
+    auto same = std::find_if(trace.kernels.begin(), trace.kernels.end(), [&](const TracedKernel& k) {
+      return k.name == r.name && k.stream_id == r.stream_id && k.grid == r.grid && k.block == r.block;
+    });
+    if (same == trace.kernels.end())
+      same = trace.kernels.insert(trace.kernels.end(),
+                                  TracedKernel{r.name, r.stream_id, r.stream_id == given_stream, r.grid, r.block, 0, 0.0});
+    same->launches += 1;
+    if (r.end_ns > r.start_ns) same->duration_us += double(r.end_ns - r.start_ns) * 1e-3;
+  }
+  return trace;
+}
+
+}  // namespace cl2

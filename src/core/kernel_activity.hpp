@@ -1,0 +1,27 @@
+#pragma once
+// CUPTI's kernel records of a traced pass, as plain data, and how they become the pass's
+// CallTrace. Kept apart from the tracer (gpu/kernel_trace), which needs a GPU to collect them, so
+// that the grouping and the per-call arithmetic are tested on the CPU.
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/call_trace.hpp"
+
+namespace cl2 {
+
+// One kernel launch as CUPTI recorded it.
+struct KernelActivity {
+  std::string name;  // demangled
+  std::uint32_t stream_id = 0;
+  std::array<int, 3> grid{}, block{};
+  std::uint64_t start_ns = 0, end_ns = 0;  // both 0 where CUPTI could not stamp it
+};
+
+// The trace of `calls` back-to-back calls given `given_stream` (CUPTI's id of it) that launched
+// `records`: launches of the same kernel on the same stream with the same geometry are one entry,
+// in the order of their first launch, with their durations summed.
+CallTrace trace_of_calls(std::vector<KernelActivity> records, std::uint32_t given_stream, int calls);
+
+}  // namespace cl2
