@@ -50,10 +50,10 @@ struct FakeBackend : GemmBackend {
     last_entry = &e;
     last_geometry = geometry;
   }
-  void run_library(const GemmCall&, const std::optional<LtAlgoConfig>& algo) override {
+  void run_library(const GemmCall&, const LtAlgoConfig* algo) override {
     const std::lock_guard lock(mutex);
     ++libraries;
-    last_algo = algo;
+    last_algo = algo ? std::optional(*algo) : std::nullopt;
   }
 };
 

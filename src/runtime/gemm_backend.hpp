@@ -1,8 +1,6 @@
 #pragma once
 // What executes the runtime's decisions: the GPU (runtime/gpu_gemm_backend) or, in the CPU tests,
 // a fake that records the calls.
-#include <optional>
-
 #include "core/lt_algo_config.hpp"
 #include "runtime/dispatch_table.hpp"
 #include "search/candidates.hpp"
@@ -26,8 +24,9 @@ class GemmBackend {
   virtual ~GemmBackend() = default;
   // Runs the kernel of `entry` with `geometry` (its launch geometry at call.problem).
   virtual void run_kernel(const DispatchEntry& entry, const LaunchGeometry& geometry, const GemmCall& call) = 0;
-  // Runs cuBLASLt: the algorithm `algo` where the heuristic still offers it, else its first choice.
-  virtual void run_library(const GemmCall& call, const std::optional<LtAlgoConfig>& algo) = 0;
+  // Runs cuBLASLt: the algorithm `algo` (null for none) where the heuristic still offers it, else
+  // its first choice.
+  virtual void run_library(const GemmCall& call, const LtAlgoConfig* algo) = 0;
 };
 
 }  // namespace cl2

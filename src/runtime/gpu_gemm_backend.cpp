@@ -18,6 +18,7 @@ GpuGemmBackend::GpuGemmBackend(std::unique_ptr<CubinSource> cubins, int device)
 GpuGemmBackend::~GpuGemmBackend() {
   // Modules and buffers go before the handle; none of them throws on the way out.
   launches_.clear();
+  entry_kernels_.clear();
   kernels_.clear();
   library_calls_.clear();
   library_workspaces_.clear();
@@ -31,12 +32,14 @@ void GpuGemmBackend::ensure_context() const {
 }
 
 const GpuGemmBackend::Kernel& GpuGemmBackend::kernel(const DispatchEntry& entry) {
-  auto& slot = kernels_[entry.kernel_key()];
+  if (auto known = entry_kernels_.find(&entry); known != entry_kernels_.end()) return *known->second;
+  auto& slot = kernels_[entry.kernel_key()];  // entries that share a kernel share its module
   if (!slot) {
     LoadedModule module(cubins_->cubin(entry));
     const CUfunction function = module.function("cl2_gemm");
     slot = std::make_unique<Kernel>(Kernel{std::move(module), function});
   }
+  entry_kernels_.emplace(&entry, slot.get());
   return *slot;
 }
 
@@ -78,11 +81,10 @@ const DeviceBuffer& GpuGemmBackend::library_workspace(void* stream) {
   return *slot;
 }
 
-const GpuGemmBackend::LibraryCall& GpuGemmBackend::library_call(const GemmCall& call,
-                                                                const std::optional<LtAlgoConfig>& algo) {
+const GpuGemmBackend::LibraryCall& GpuGemmBackend::library_call(const GemmCall& call, const LtAlgoConfig* algo) {
   const Problem& p = call.problem;
   auto& slot = library_calls_[std::make_tuple(p.shape.m, p.shape.n, p.shape.k, p.layout, p.accum, call.lda, call.ldb,
-                                              call.ldc, algo.has_value())];
+                                              call.ldc, algo != nullptr)];
   if (!slot) {
     auto matmul = std::make_unique<LtMatmul>(p, call.lda, call.ldb, call.ldc);
     // The same choice as tune's cuBLASLt-autotune: its algorithm among the heuristic's, so that the
@@ -97,7 +99,7 @@ const GpuGemmBackend::LibraryCall& GpuGemmBackend::library_call(const GemmCall& 
   return *slot;
 }
 
-void GpuGemmBackend::run_library(const GemmCall& call, const std::optional<LtAlgoConfig>& algo) {
+void GpuGemmBackend::run_library(const GemmCall& call, const LtAlgoConfig* algo) {
   const std::lock_guard lock(mutex_);
   ensure_context();
   const LibraryCall& library = library_call(call, algo);

@@ -28,7 +28,7 @@ class GpuGemmBackend : public GemmBackend {
   ~GpuGemmBackend() override;
 
   void run_kernel(const DispatchEntry& entry, const LaunchGeometry& geometry, const GemmCall& call) override;
-  void run_library(const GemmCall& call, const std::optional<LtAlgoConfig>& algo) override;
+  void run_library(const GemmCall& call, const LtAlgoConfig* algo) override;
 
  private:
   struct Kernel {
@@ -48,7 +48,7 @@ class GpuGemmBackend : public GemmBackend {
   const Kernel& kernel(const DispatchEntry& entry);
   KernelLaunch& kernel_launch(const DispatchEntry& entry, const Kernel& kernel, const LaunchGeometry& geometry,
                               const GemmCall& call);
-  const LibraryCall& library_call(const GemmCall& call, const std::optional<LtAlgoConfig>& algo);
+  const LibraryCall& library_call(const GemmCall& call, const LtAlgoConfig* algo);
   const DeviceBuffer& library_workspace(void* stream);
   // Makes the handle's device current where the calling thread has no context yet.
   void ensure_context() const;
@@ -56,7 +56,8 @@ class GpuGemmBackend : public GemmBackend {
   std::unique_ptr<CubinSource> cubins_;
   int device_;
   std::mutex mutex_;
-  std::map<std::string, std::unique_ptr<Kernel>> kernels_;  // by kernel key
+  std::map<std::string, std::unique_ptr<Kernel>> kernels_;  // by kernel key, loaded once
+  std::map<const DispatchEntry*, const Kernel*> entry_kernels_;  // found without building a key
   std::map<std::tuple<const DispatchEntry*, std::int64_t, std::int64_t, std::int64_t, void*>, std::unique_ptr<KernelLaunch>>
       launches_;
   std::map<std::tuple<std::int64_t, std::int64_t, std::int64_t, Layout, Accum, long long, long long, long long, bool>,

@@ -66,8 +66,7 @@ const Decision& Runtime::gemm(const GemmCall& call) {
   const Decision& decision = chosen->decision;
   if (decision.ours()) backend_->run_kernel(*decision.entry, chosen->geometry, call);
   else
-    backend_->run_library(call, decision.route == Route::LibraryRecorded ? decision.entry->library_algo
-                                                                         : std::nullopt);
+    backend_->run_library(call, decision.route == Route::LibraryRecorded ? &*decision.entry->library_algo : nullptr);
   return decision;
 }
 
