@@ -76,8 +76,9 @@ CL2_API cl2_status cl2_gemm(cl2_handle* handle, cl2_layout layout, cl2_accum acc
                             int64_t ldc, void* stream);
 
 /* What cl2_gemm would run for a problem with tight leading dimensions and aligned pointers, as one
- * line ("ours exact: sm90 BK=64 ...", "ours nearest 4096x4096x4096: ...", "cublaslt recorded:
- * ...", "cublaslt heuristic: ..."), written to `text` (truncated to `size` bytes, NUL-ended). */
+ * line ("ours exact: sm90 ACC_CHAINS=1 ...", "ours nearest (tuned at 4096x4096x4096): sm90 ...",
+ * "cublaslt recorded: algo 66 ...", "cublaslt heuristic: <why>"), written to `text` (truncated to
+ * `size` bytes, NUL-ended). */
 CL2_API cl2_status cl2_describe(cl2_handle* handle, cl2_layout layout, cl2_accum accum, int64_t m, int64_t n,
                                 int64_t k, char* text, size_t size);
 
