@@ -69,3 +69,14 @@ print("ok")
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.out, "ok\n");
 }
+
+TEST(RuntimePython, TorchDemoWritesTheShapesItCalls) {
+  cl2_test::ScratchDir dir;
+  const auto r = cl2_test::run_command("python3 " + cl2_test::source_path("scripts/torch_demo.py") +
+                                           " --shapes-out " + dir.file("mlp.json") + " --tokens 1,16 --hidden 64",
+                                       dir);
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto shapes = nlohmann::json::parse(cl2_test::read_all(dir.file("mlp.json")));
+  EXPECT_EQ(shapes, nlohmann::json::parse(R"([{"m": 1, "n": 256, "k": 64}, {"m": 1, "n": 64, "k": 256},
+                                              {"m": 16, "n": 256, "k": 64}, {"m": 16, "n": 64, "k": 256}])"));
+}
