@@ -53,7 +53,7 @@ TEST(Export, ParsesFormatNames) {
     parse_export_format("xml");
     FAIL() << "xml accepted";
   } catch (const UserError& error) {
-    EXPECT_STREQ(error.what(), "--format xml: unknown format; use json, csv or md");
+    EXPECT_STREQ(error.what(), "--format xml: unknown format; use json, csv, md, bundle or cpp");
   }
 }
 

@@ -13,17 +13,11 @@
 
 #include "core/lt_algo_config.hpp"
 #include "gpu/device_buffer.hpp"
+#include "gpu/lt_matmul.hpp"
 #include "gpu/problem_buffers.hpp"
 #include "gpu/timing.hpp"
 
 namespace cl2 {
-
-struct LtAlgorithm {
-  cublasLtMatmulAlgo_t algo{};
-  std::size_t workspace_bytes = 0;
-  int rank = 0;  // position in the heuristic's answer (0 = its first choice)
-  std::optional<LtAlgoConfig> config;  // tile, stages, split-K...; nullopt where cuBLASLt did not say
-};
 
 class CublasProviders {
  public:
@@ -48,13 +42,14 @@ class CublasProviders {
   void reference(const ProblemBuffers& buffers, int set, cudaStream_t stream);
 
  private:
-  struct LtDescriptors;
-  LtDescriptors& lt_descriptors(const ProblemBuffers& buffers);
+  // The matmul of the buffers' problem, made again only when the problem changes.
+  const LtMatmul& lt_matmul_of(const ProblemBuffers& buffers);
 
   cublasHandle_t handle_ = nullptr;
   cublasLtHandle_t lt_handle_ = nullptr;
   DeviceBuffer workspace_;
-  std::unique_ptr<LtDescriptors> lt_;
+  Problem lt_problem_;
+  std::unique_ptr<LtMatmul> lt_;
 };
 
 }  // namespace cl2

@@ -1,52 +1,8 @@
 #include "gpu/prepared_kernel.hpp"
 
-#include <fmt/format.h>
-
-#include <cstring>
-#include <stdexcept>
-
 #include "gpu/cuda_check.hpp"
-#include "gpu/driver_api.hpp"
 
 namespace cl2 {
-
-namespace {
-
-static_assert(sizeof(Cl2TensorMap) == sizeof(CUtensorMap), "Cl2TensorMap must mirror CUtensorMap");
-static_assert(alignof(Cl2TensorMap) == alignof(CUtensorMap), "Cl2TensorMap must mirror CUtensorMap");
-
-CUtensorMapSwizzle swizzle_mode(int bytes) {
-  switch (bytes) {
-    case 0: return CU_TENSOR_MAP_SWIZZLE_NONE;
-    case 32: return CU_TENSOR_MAP_SWIZZLE_32B;
-    case 64: return CU_TENSOR_MAP_SWIZZLE_64B;
-    case 128: return CU_TENSOR_MAP_SWIZZLE_128B;
-  }
-  throw std::invalid_argument(fmt::format("tensor map swizzle of {} bytes is not supported", bytes));
-}
-
-// An fp16 tensor map over a row-major matrix of `outer` rows of `inner` elements, `ld` apart: 2-D,
-// or with a box depth 3-D as (the first 64 of an atom, rows, atoms of 64 along the inner extent),
-// the atoms 128 bytes apart, so that one box brings box_depth consecutive k-blocks of its rows
-// (the inner extent must then be a multiple of 64: the space file's constraint).
-Cl2TensorMap encode(const void* base, long long inner, long long outer, long long ld,
-                    const TensorMapBox& box) {
-  CUtensorMap map;
-  const bool atoms = box.box_depth > 0;
-  const cuuint64_t dims[3] = {cuuint64_t(atoms ? 64 : inner), cuuint64_t(outer), cuuint64_t(inner / 64)};
-  const cuuint64_t strides[2] = {cuuint64_t(ld) * 2, 128};
-  const cuuint32_t box_dims[3] = {cuuint32_t(box.box_inner), cuuint32_t(box.box_outer), cuuint32_t(box.box_depth)};
-  const cuuint32_t element_strides[3] = {1, 1, 1};
-  CL2_CU(driver_api().tensor_map_encode_tiled(
-      &map, CU_TENSOR_MAP_DATA_TYPE_FLOAT16, atoms ? 3 : 2, const_cast<void*>(base), dims, strides, box_dims,
-      element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle_mode(box.swizzle_bytes),
-      CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE));
-  Cl2TensorMap out;
-  std::memcpy(&out, &map, sizeof(out));
-  return out;
-}
-
-}  // namespace
 
 PreparedKernel::PreparedKernel(const std::string& cubin_path, const LaunchGeometry& geometry,
                                const ProblemBuffers& buffers)
@@ -54,60 +10,19 @@ PreparedKernel::PreparedKernel(const std::string& cubin_path, const LaunchGeomet
       geometry_(geometry),
       workspace_(std::size_t(geometry.workspace_bytes)) {
   function_ = module_.function("cl2_gemm");
-  CL2_CU(driver_api().func_set_attribute(function_, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                                         int(geometry.smem_bytes)));
+  set_shared_memory(function_, geometry);
   if (workspace_.bytes() > 0) CL2_CUDA(cudaMemset(workspace_.get(), 0, workspace_.bytes()));
-  const Problem& p = buffers.problem;
-  params_.resize(std::size_t(buffers.slot_count()));
+  params_.reserve(std::size_t(buffers.slot_count()));
   for (int slot = 0; slot < buffers.slot_count(); ++slot) {
-    Cl2GemmParams& params = params_[std::size_t(slot)];
     const Operands operands = buffers.operands(slot);
-    params.a = static_cast<const unsigned short*>(operands.a);
-    params.b = static_cast<const unsigned short*>(operands.b);
-    params.c = static_cast<unsigned short*>(operands.c);
-    params.workspace = workspace_.get();
-    params.lda = buffers.lda();
-    params.ldb = buffers.ldb();
-    params.ldc = buffers.ldc();
-    params.m = int(p.shape.m);
-    params.n = int(p.shape.n);
-    params.k = int(p.shape.k);
-    params.split_k = 1;
-    params.raster_group = 1;
-    for (const auto& [field, value] : geometry.runtime) {
-      if (field == "split_k") params.split_k = int(value);
-      else if (field == "raster_group") params.raster_group = int(value);
-      else throw std::invalid_argument(fmt::format("unknown runtime field {}", field));
-    }
-    for (const auto& box : geometry.tensor_maps) {
-      if (box.operand == "a") params.tmap_a = encode(params.a, p.shape.k, p.shape.m, params.lda, box);
-      if (box.operand == "b")
-        params.tmap_b = p.layout == Layout::TN ? encode(params.b, p.shape.k, p.shape.n, params.ldb, box)
-                                               : encode(params.b, p.shape.n, p.shape.k, params.ldb, box);
-      if (box.operand == "c") params.tmap_c = encode(params.c, p.shape.n, p.shape.m, params.ldc, box);
-    }
+    params_.push_back(make_gemm_params(
+        geometry, buffers.problem,
+        {operands.a, operands.b, operands.c, buffers.lda(), buffers.ldb(), buffers.ldc()}, workspace_.get()));
   }
-  cluster_attribute_.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
-  cluster_attribute_.value.clusterDim.x = unsigned(geometry.cluster[0]);
-  cluster_attribute_.value.clusterDim.y = unsigned(geometry.cluster[1]);
-  cluster_attribute_.value.clusterDim.z = unsigned(geometry.cluster[2]);
 }
 
 void PreparedKernel::launch(cudaStream_t stream, int slot) const {
-  CUlaunchConfig config{};
-  config.gridDimX = unsigned(geometry_.grid[0]);
-  config.gridDimY = unsigned(geometry_.grid[1]);
-  config.gridDimZ = unsigned(geometry_.grid[2]);
-  config.blockDimX = unsigned(geometry_.threads);
-  config.blockDimY = config.blockDimZ = 1;
-  config.sharedMemBytes = unsigned(geometry_.smem_bytes);
-  config.hStream = reinterpret_cast<CUstream>(stream);
-  CUlaunchAttribute attribute = cluster_attribute_;
-  const bool clustered = geometry_.cluster[0] * geometry_.cluster[1] * geometry_.cluster[2] > 1;
-  config.attrs = clustered ? &attribute : nullptr;
-  config.numAttrs = clustered ? 1 : 0;
-  void* args[] = {const_cast<Cl2GemmParams*>(&params_.at(std::size_t(slot)))};
-  CL2_CU(driver_api().launch_kernel_ex(&config, function_, args, nullptr));
+  launch_gemm(function_, geometry_, params_.at(std::size_t(slot)), stream);
 }
 
 }  // namespace cl2

@@ -9,11 +9,10 @@
 #include <vector>
 #include <string>
 
-#include "../../templates/cl2_abi.cuh"
 #include "gpu/device_buffer.hpp"
+#include "gpu/gemm_launch.hpp"
 #include "gpu/loaded_module.hpp"
 #include "gpu/problem_buffers.hpp"
-#include "search/candidates.hpp"
 
 namespace cl2 {
 
@@ -30,7 +29,6 @@ class PreparedKernel {
   LaunchGeometry geometry_;
   DeviceBuffer workspace_;
   std::vector<Cl2GemmParams> params_;
-  CUlaunchAttribute cluster_attribute_{};
 };
 
 }  // namespace cl2

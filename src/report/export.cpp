@@ -11,7 +11,7 @@ ExportFormat parse_export_format(std::string_view text) {
   if (text == "json") return ExportFormat::Json;
   if (text == "csv") return ExportFormat::Csv;
   if (text == "md" || text == "markdown") return ExportFormat::Markdown;
-  throw UserError(fmt::format("--format {}: unknown format; use json, csv or md", text));
+  throw UserError(fmt::format("--format {}: unknown format; use json, csv, md, bundle or cpp", text));
 }
 
 std::string render_export(const std::vector<WinnerRow>& rows, ExportFormat format) {

@@ -1,0 +1,93 @@
+/* libcl2: the runtime library of cuda-l2-tune. It opens what `cuda-l2-tune tune` measured (a
+ * tuning database, a bundle written by `export --format bundle`, or a header written by `export
+ * --format cpp`) and computes each fp16 GEMM with the kernel that won for its shape, the winner of
+ * the nearest tuned shape that is valid for it, or cuBLASLt (README.md, "The runtime library").
+ *
+ * C = A * B: A row-major M x K (lda), C row-major M x N (ldc), B column-major for CL2_LAYOUT_TN
+ * (N rows of K, ldb) or row-major K x N for CL2_LAYOUT_NN; all fp16, accumulated in fp32 or fp16.
+ * Every function returns a status; on failure cl2_last_error() says why in one line (per thread).
+ * The library never links libcuda: on a machine without a driver cl2_open fails with
+ * CL2_ERROR_NO_DEVICE instead of the process failing to load. */
+#ifndef CL2_CL2_H
+#define CL2_CL2_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(__GNUC__)
+#define CL2_API __attribute__((visibility("default")))
+#else
+#define CL2_API
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum cl2_status {
+  CL2_SUCCESS = 0,
+  CL2_ERROR_INVALID_ARGUMENT = 1, /* null handle or pointer, size <= 0, leading dimension too small */
+  CL2_ERROR_NO_DEVICE = 2,        /* no driver or no GPU */
+  CL2_ERROR_DEVICE_MISMATCH = 3,  /* tuned on another GPU or architecture (see CL2_OPEN_LIBRARY_FALLBACK) */
+  CL2_ERROR_BAD_INPUT_FILE = 4,   /* missing, unreadable or corrupt database or bundle */
+  CL2_ERROR_CUDA = 5,             /* a CUDA, driver or cuBLASLt call failed */
+  CL2_ERROR_INTERNAL = 6
+} cl2_status;
+
+typedef enum cl2_layout { CL2_LAYOUT_TN = 0, CL2_LAYOUT_NN = 1 } cl2_layout;
+typedef enum cl2_accum { CL2_ACCUM_F32 = 0, CL2_ACCUM_F16 = 1 } cl2_accum;
+
+/* cl2_open_with_options flags. */
+enum {
+  /* Tuned on another GPU: open anyway, print one warning to stderr, and compute every GEMM with
+   * cuBLASLt (instead of failing with CL2_ERROR_DEVICE_MISMATCH). */
+  CL2_OPEN_LIBRARY_FALLBACK = 1u << 0
+};
+
+typedef struct cl2_handle cl2_handle;
+
+/* A kernel of a header written by `export --format cpp`: its cubin, by the key table_json uses. */
+typedef struct cl2_embedded_kernel {
+  const char* key;
+  const unsigned char* cubin;
+  size_t cubin_bytes;
+} cl2_embedded_kernel;
+
+typedef struct cl2_embedded_bundle {
+  const char* table_json;
+  size_t table_json_bytes;
+  const cl2_embedded_kernel* kernels;
+  size_t kernel_count;
+} cl2_embedded_bundle;
+
+/* Opens a tuning database (a file) or a bundle (a folder with table.json) for the current CUDA
+ * device; GEMMs through the handle run on that device. */
+CL2_API cl2_status cl2_open(const char* path, cl2_handle** handle);
+CL2_API cl2_status cl2_open_with_options(const char* path, unsigned flags, cl2_handle** handle);
+/* Opens the table and cubins compiled into a program (`export --format cpp`). */
+CL2_API cl2_status cl2_open_embedded(const cl2_embedded_bundle* bundle, unsigned flags, cl2_handle** handle);
+/* Frees the handle's modules, workspaces and cuBLASLt state; null is allowed. Call it before the
+ * CUDA context is destroyed and after the handle's GEMMs have finished. */
+CL2_API void cl2_close(cl2_handle* handle);
+
+/* Enqueues C = A * B on `stream` (a cudaStream_t; null is the default stream). Thread-safe. */
+CL2_API cl2_status cl2_gemm(cl2_handle* handle, cl2_layout layout, cl2_accum accum, int64_t m, int64_t n,
+                            int64_t k, const void* a, int64_t lda, const void* b, int64_t ldb, void* c,
+                            int64_t ldc, void* stream);
+
+/* What cl2_gemm would run for a problem with tight leading dimensions and aligned pointers, as one
+ * line ("ours exact: sm90 ACC_CHAINS=1 ...", "ours nearest (tuned at 4096x4096x4096): sm90 ...",
+ * "cublaslt recorded: algo 66 ...", "cublaslt heuristic: <why>"), written to `text` (truncated to
+ * `size` bytes, NUL-ended). */
+CL2_API cl2_status cl2_describe(cl2_handle* handle, cl2_layout layout, cl2_accum accum, int64_t m, int64_t n,
+                                int64_t k, char* text, size_t size);
+
+/* The calling thread's last error message ("" when none); valid until its next call. */
+CL2_API const char* cl2_last_error(void);
+CL2_API const char* cl2_status_name(cl2_status status);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CL2_CL2_H */

@@ -1,0 +1,147 @@
+"""cl2tune: fp16 GEMMs of PyTorch through libcl2, the runtime library of cuda-l2-tune (ctypes).
+
+    import cl2tune
+    rt = cl2tune.Runtime("db/tuning.sqlite")      # or a bundle folder (export --format bundle)
+    c = rt.matmul(a, b)                           # 2-D fp16 CUDA tensors, on the current stream
+    with rt.routed():                             # torch.matmul / F.linear of 2-D fp16 CUDA tensors
+        y = model(x)
+
+The library is build/libcl2.so of this checkout, or the file $CL2_LIBRARY names. PyTorch is only
+imported when a tensor is handed over, so opening and its errors work without it.
+"""
+import contextlib
+import ctypes
+import os
+
+__all__ = ["Cl2Error", "Runtime", "library_path"]
+
+LAYOUT_TN, LAYOUT_NN = 0, 1
+ACCUM = {"f32": 0, "f16": 1}
+OPEN_LIBRARY_FALLBACK = 1
+
+
+class Cl2Error(RuntimeError):
+    """A libcl2 call failed: `status` is its cl2_status name, the message its cl2_last_error()."""
+
+    def __init__(self, status, message):
+        super().__init__(f"{status}: {message}")
+        self.status = status
+
+
+def library_path():
+    """$CL2_LIBRARY, else build/libcl2.so of the checkout this package lies in."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    return os.environ.get("CL2_LIBRARY") or os.path.join(here, "..", "..", "build", "libcl2.so")
+
+
+_lib = None
+
+
+def _library():
+    global _lib
+    if _lib is None:
+        lib = ctypes.CDLL(library_path())
+        handle_p = ctypes.c_void_p
+        i64 = ctypes.c_int64
+        lib.cl2_open_with_options.argtypes = [ctypes.c_char_p, ctypes.c_uint, ctypes.POINTER(handle_p)]
+        lib.cl2_close.argtypes = [handle_p]
+        lib.cl2_close.restype = None
+        lib.cl2_gemm.argtypes = [handle_p, ctypes.c_int, ctypes.c_int, i64, i64, i64, ctypes.c_void_p, i64,
+                                 ctypes.c_void_p, i64, ctypes.c_void_p, i64, ctypes.c_void_p]
+        lib.cl2_describe.argtypes = [handle_p, ctypes.c_int, ctypes.c_int, i64, i64, i64, ctypes.c_char_p,
+                                     ctypes.c_size_t]
+        lib.cl2_last_error.restype = ctypes.c_char_p
+        lib.cl2_status_name.argtypes = [ctypes.c_int]
+        lib.cl2_status_name.restype = ctypes.c_char_p
+        _lib = lib
+    return _lib
+
+
+def _check(status):
+    if status != 0:
+        lib = _library()
+        raise Cl2Error(lib.cl2_status_name(status).decode(), lib.cl2_last_error().decode())
+
+
+class Runtime:
+    """A libcl2 handle for the CUDA device current when it is made."""
+
+    def __init__(self, path, library_fallback=False):
+        self._handle = ctypes.c_void_p()
+        flags = OPEN_LIBRARY_FALLBACK if library_fallback else 0
+        _check(_library().cl2_open_with_options(os.fsencode(path), flags, ctypes.byref(self._handle)))
+
+    def close(self):
+        if self._handle:
+            _library().cl2_close(self._handle)
+            self._handle = ctypes.c_void_p()
+
+    def __del__(self):
+        self.close()
+
+    def describe(self, m, n, k, layout="tn", accum="f32"):
+        """Which route a shape takes ("ours exact: ...", "cublaslt heuristic: ...")."""
+        text = ctypes.create_string_buffer(512)
+        _check(_library().cl2_describe(self._handle, LAYOUT_TN if layout == "tn" else LAYOUT_NN, ACCUM[accum],
+                                       m, n, k, text, len(text)))
+        return text.value.decode()
+
+    def matmul(self, a, b, accum="f32"):
+        """a @ b for 2-D fp16 CUDA tensors, on the current stream; b may be a transposed weight."""
+        import torch
+
+        if a.dim() != 2 or b.dim() != 2 or a.dtype != torch.float16 or b.dtype != torch.float16:
+            raise ValueError("cl2tune.matmul takes 2-D float16 tensors; use torch.matmul for others")
+        if not (a.is_cuda and b.is_cuda) or a.device != b.device:
+            raise ValueError("cl2tune.matmul takes CUDA tensors on one device")
+        if a.shape[1] != b.shape[0]:
+            raise ValueError(f"cl2tune.matmul: shapes {tuple(a.shape)} and {tuple(b.shape)} do not multiply")
+        if a.stride(1) != 1:
+            a = a.contiguous()
+        if b.stride(1) == 1:  # K rows of N
+            layout, ldb = LAYOUT_NN, b.stride(0)
+        elif b.stride(0) == 1:  # N rows of K, seen transposed: a weight as nn.Linear keeps it
+            layout, ldb = LAYOUT_TN, b.stride(1)
+        else:
+            layout, b = LAYOUT_NN, b.contiguous()
+            ldb = b.stride(0)
+        m, k = a.shape
+        n = b.shape[1]
+        c = torch.empty((m, n), dtype=torch.float16, device=a.device)
+        if m == 0 or n == 0:
+            return c
+        if k == 0:
+            return c.zero_()
+        stream = torch.cuda.current_stream(a.device).cuda_stream
+        _check(_library().cl2_gemm(self._handle, layout, ACCUM[accum], m, n, k, a.data_ptr(), a.stride(0),
+                                   b.data_ptr(), ldb, c.data_ptr(), n, stream))
+        return c
+
+    @contextlib.contextmanager
+    def routed(self):
+        """Routes 2-D fp16 CUDA torch.matmul and torch.nn.functional.linear through the runtime."""
+        import torch
+        import torch.nn.functional as F
+
+        matmul, linear = torch.matmul, F.linear
+
+        def takes(*tensors):
+            return all(isinstance(t, torch.Tensor) and t.dim() == 2 and t.dtype == torch.float16 and t.is_cuda
+                       for t in tensors)
+
+        def routed_matmul(a, b, *args, **kwargs):
+            if args or kwargs or not takes(a, b):
+                return matmul(a, b, *args, **kwargs)
+            return self.matmul(a, b)
+
+        def routed_linear(x, weight, bias=None):
+            if not takes(x, weight):
+                return linear(x, weight, bias)
+            y = self.matmul(x, weight.t())
+            return y if bias is None else y.add_(bias)
+
+        torch.matmul, F.linear = routed_matmul, routed_linear
+        try:
+            yield self
+        finally:
+            torch.matmul, F.linear = matmul, linear

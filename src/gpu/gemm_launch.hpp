@@ -1,0 +1,34 @@
+#pragma once
+// The host side of launching a generated kernel, shared by the tuner (PreparedKernel) and the
+// runtime library: filling the kernel's Cl2GemmParams (tensor maps included) for one set of
+// operands, and enqueueing a launch with the family's geometry and cluster shape.
+#include <cuda.h>
+#include <cuda_runtime_api.h>
+
+#include "../../templates/cl2_abi.cuh"
+#include "core/problem.hpp"
+#include "search/candidates.hpp"
+
+namespace cl2 {
+
+// Where one launch reads A and B and writes C, with leading dimensions in elements.
+struct GemmOperands {
+  const void* a = nullptr;
+  const void* b = nullptr;
+  void* c = nullptr;
+  long long lda = 0, ldb = 0, ldc = 0;
+};
+
+// The kernel argument for `problem` on `operands`: pointers, sizes, the geometry's runtime fields
+// and a tensor map per box the geometry names (encoded on the host, no GPU work).
+Cl2GemmParams make_gemm_params(const LaunchGeometry& geometry, const Problem& problem,
+                               const GemmOperands& operands, void* workspace);
+
+// Opts `function` in to the geometry's dynamic shared memory; once per loaded kernel.
+void set_shared_memory(CUfunction function, const LaunchGeometry& geometry);
+
+// Enqueues one launch on `stream`; the parameters are copied at enqueue time.
+void launch_gemm(CUfunction function, const LaunchGeometry& geometry, const Cl2GemmParams& params,
+                 cudaStream_t stream);
+
+}  // namespace cl2

@@ -1,0 +1,32 @@
+#pragma once
+// What executes the runtime's decisions: the GPU (runtime/gpu_gemm_backend) or, in the CPU tests,
+// a fake that records the calls.
+#include "core/lt_algo_config.hpp"
+#include "runtime/dispatch_table.hpp"
+#include "search/candidates.hpp"
+
+namespace cl2 {
+
+// One GEMM as the caller gave it (validated): C = A * B, leading dimensions in elements.
+struct GemmCall {
+  Problem problem;
+  const void* a = nullptr;
+  long long lda = 0;
+  const void* b = nullptr;
+  long long ldb = 0;
+  void* c = nullptr;
+  long long ldc = 0;
+  void* stream = nullptr;  // a cudaStream_t
+};
+
+class GemmBackend {
+ public:
+  virtual ~GemmBackend() = default;
+  // Runs the kernel of `entry` with `geometry` (its launch geometry at call.problem).
+  virtual void run_kernel(const DispatchEntry& entry, const LaunchGeometry& geometry, const GemmCall& call) = 0;
+  // Runs cuBLASLt: the algorithm `algo` (null for none) where the heuristic still offers it, else
+  // its first choice.
+  virtual void run_library(const GemmCall& call, const LtAlgoConfig* algo) = 0;
+};
+
+}  // namespace cl2

@@ -1,0 +1,111 @@
+#include "runtime/gpu_gemm_backend.hpp"
+
+#include <fmt/format.h>
+
+#include "core/provider.hpp"
+#include "gpu/cublas_providers.hpp"
+#include "gpu/cuda_check.hpp"
+#include "gpu/driver_api.hpp"
+#include "runtime/runtime_error.hpp"
+
+namespace cl2 {
+
+GpuGemmBackend::GpuGemmBackend(std::unique_ptr<CubinSource> cubins, int device)
+    : cubins_(std::move(cubins)), device_(device) {
+  CL2_CUBLAS(cublasLtCreate(&lt_handle_));
+}
+
+GpuGemmBackend::~GpuGemmBackend() {
+  // Modules and buffers go before the handle; none of them throws on the way out.
+  launches_.clear();
+  entry_kernels_.clear();
+  kernels_.clear();
+  library_calls_.clear();
+  library_workspaces_.clear();
+  if (lt_handle_) cublasLtDestroy(lt_handle_);
+}
+
+void GpuGemmBackend::ensure_context() const {
+  CUcontext context = nullptr;
+  CL2_CU(driver_api().ctx_get_current(&context));
+  if (!context) CL2_CUDA(cudaSetDevice(device_));
+}
+
+const GpuGemmBackend::Kernel& GpuGemmBackend::kernel(const DispatchEntry& entry) {
+  if (auto known = entry_kernels_.find(&entry); known != entry_kernels_.end()) return *known->second;
+  auto& slot = kernels_[entry.kernel_key()];  // entries that share a kernel share its module
+  if (!slot) {
+    LoadedModule module(cubins_->cubin(entry));
+    const CUfunction function = module.function("cl2_gemm");
+    slot = std::make_unique<Kernel>(Kernel{std::move(module), function});
+  }
+  entry_kernels_.emplace(&entry, slot.get());
+  return *slot;
+}
+
+GpuGemmBackend::KernelLaunch& GpuGemmBackend::kernel_launch(const DispatchEntry& entry, const Kernel& kernel,
+                                                            const LaunchGeometry& geometry, const GemmCall& call) {
+  const GemmShape& s = call.problem.shape;
+  auto& slot = launches_[std::make_tuple(&entry, s.m, s.n, s.k, call.stream)];
+  if (!slot) {
+    auto made = std::make_unique<KernelLaunch>();
+    made->workspace = DeviceBuffer(std::size_t(geometry.workspace_bytes));
+    if (made->workspace.bytes() > 0)
+      CL2_CUDA(cudaMemsetAsync(made->workspace.get(), 0, made->workspace.bytes(),
+                               static_cast<cudaStream_t>(call.stream)));
+    set_shared_memory(kernel.function, geometry);
+    slot = std::move(made);
+  }
+  KernelLaunch& launch = *slot;
+  const GemmOperands operands{call.a, call.b, call.c, call.lda, call.ldb, call.ldc};
+  const bool same = launch.params.m != 0 && launch.operands.a == operands.a && launch.operands.b == operands.b &&
+                    launch.operands.c == operands.c;
+  if (!same) {
+    launch.params = make_gemm_params(geometry, call.problem, operands, launch.workspace.get());
+    launch.operands = operands;
+  }
+  return launch;
+}
+
+void GpuGemmBackend::run_kernel(const DispatchEntry& entry, const LaunchGeometry& geometry, const GemmCall& call) {
+  const std::lock_guard lock(mutex_);
+  ensure_context();
+  const Kernel& k = kernel(entry);
+  const KernelLaunch& launch = kernel_launch(entry, k, geometry, call);
+  launch_gemm(k.function, geometry, launch.params, static_cast<cudaStream_t>(call.stream));
+}
+
+const DeviceBuffer& GpuGemmBackend::library_workspace(void* stream) {
+  auto& slot = library_workspaces_[stream];
+  if (!slot) slot = std::make_unique<DeviceBuffer>(CublasProviders::kWorkspaceBytes);
+  return *slot;
+}
+
+const GpuGemmBackend::LibraryCall& GpuGemmBackend::library_call(const GemmCall& call, const LtAlgoConfig* algo) {
+  const Problem& p = call.problem;
+  auto& slot = library_calls_[std::make_tuple(p.shape.m, p.shape.n, p.shape.k, p.layout, p.accum, call.lda, call.ldb,
+                                              call.ldc, algo != nullptr)];
+  if (!slot) {
+    auto matmul = std::make_unique<LtMatmul>(p, call.lda, call.ldb, call.ldc);
+    // The same choice as tune's cuBLASLt-autotune: its algorithm among the heuristic's, so that the
+    // time recorded is the time given.
+    const auto algorithms = matmul->algorithms(lt_handle_, CublasProviders::kWorkspaceBytes,
+                                               algo ? kLtAutotuneAlgorithms : 1);
+    if (algorithms.empty())
+      throw RuntimeError(CL2_ERROR_CUDA, fmt::format("cl2_gemm {}: cuBLASLt offers no algorithm for it", p.text()));
+    const LtAlgorithm* recorded = algo ? find_lt_algorithm(algorithms, *algo) : nullptr;
+    slot = std::make_unique<LibraryCall>(LibraryCall{std::move(matmul), recorded ? *recorded : algorithms.front()});
+  }
+  return *slot;
+}
+
+void GpuGemmBackend::run_library(const GemmCall& call, const LtAlgoConfig* algo) {
+  const std::lock_guard lock(mutex_);
+  ensure_context();
+  const LibraryCall& library = library_call(call, algo);
+  const DeviceBuffer& workspace = library_workspace(call.stream);
+  library.matmul->enqueue(lt_handle_, library.algorithm.algo, call.a, call.b, call.c, workspace.get(),
+                          workspace.bytes(), static_cast<cudaStream_t>(call.stream));
+}
+
+}  // namespace cl2

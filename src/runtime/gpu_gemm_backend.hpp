@@ -1,0 +1,70 @@
+#pragma once
+// The runtime's GPU side. Each kernel's module is loaded once (into the context current then);
+// per (kernel, shape, stream) the split-K workspace is allocated and zeroed once and the kernel
+// argument, tensor maps included, is kept and only filled again when the operands move; per
+// problem and leading dimensions cuBLASLt's descriptors and algorithm are found once, and each
+// stream gets its own cuBLASLt workspace (two streams must not share one). In the steady state a
+// call allocates nothing. One mutex guards the caches; everything lives until the handle closes.
+#include <cublasLt.h>
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <tuple>
+
+#include "gpu/device_buffer.hpp"
+#include "gpu/gemm_launch.hpp"
+#include "gpu/loaded_module.hpp"
+#include "gpu/lt_matmul.hpp"
+#include "runtime/cubin_source.hpp"
+#include "runtime/gemm_backend.hpp"
+
+namespace cl2 {
+
+class GpuGemmBackend : public GemmBackend {
+ public:
+  GpuGemmBackend(std::unique_ptr<CubinSource> cubins, int device);
+  ~GpuGemmBackend() override;
+
+  void run_kernel(const DispatchEntry& entry, const LaunchGeometry& geometry, const GemmCall& call) override;
+  void run_library(const GemmCall& call, const LtAlgoConfig* algo) override;
+
+ private:
+  struct Kernel {
+    LoadedModule module;
+    CUfunction function = nullptr;
+  };
+  struct KernelLaunch {
+    DeviceBuffer workspace;
+    GemmOperands operands;  // those `params` was filled for
+    Cl2GemmParams params{};
+  };
+  struct LibraryCall {
+    std::unique_ptr<LtMatmul> matmul;
+    LtAlgorithm algorithm;
+  };
+
+  const Kernel& kernel(const DispatchEntry& entry);
+  KernelLaunch& kernel_launch(const DispatchEntry& entry, const Kernel& kernel, const LaunchGeometry& geometry,
+                              const GemmCall& call);
+  const LibraryCall& library_call(const GemmCall& call, const LtAlgoConfig* algo);
+  const DeviceBuffer& library_workspace(void* stream);
+  // Makes the handle's device current where the calling thread has no context yet.
+  void ensure_context() const;
+
+  std::unique_ptr<CubinSource> cubins_;
+  int device_;
+  std::mutex mutex_;
+  std::map<std::string, std::unique_ptr<Kernel>> kernels_;  // by kernel key, loaded once
+  std::map<const DispatchEntry*, const Kernel*> entry_kernels_;  // found without building a key
+  std::map<std::tuple<const DispatchEntry*, std::int64_t, std::int64_t, std::int64_t, void*>, std::unique_ptr<KernelLaunch>>
+      launches_;
+  std::map<std::tuple<std::int64_t, std::int64_t, std::int64_t, Layout, Accum, long long, long long, long long, bool>,
+           std::unique_ptr<LibraryCall>>
+      library_calls_;
+  std::map<void*, std::unique_ptr<DeviceBuffer>> library_workspaces_;  // by stream
+  cublasLtHandle_t lt_handle_ = nullptr;
+};
+
+}  // namespace cl2

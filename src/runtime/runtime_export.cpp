@@ -1,0 +1,27 @@
+#include "runtime/runtime_export.hpp"
+
+#include <fmt/format.h>
+
+#include "core/errors.hpp"
+#include "runtime/cubin_source.hpp"
+
+namespace cl2 {
+
+Bundle bundle_from_db(const TuningDb& db, const std::string& device_filter, const KernelCompiler& compiler) {
+  std::vector<DispatchTable> tables = dispatch_tables(db.winner_rows(device_filter));
+  const std::string filter = device_filter.empty() ? "" : fmt::format(" matching --device {}", device_filter);
+  if (tables.empty())
+    throw UserError(fmt::format("{}: no winners{}; tune first, or check --device", db.path(), filter));
+  if (tables.size() > 1) {
+    std::string names;
+    for (const DispatchTable& table : tables) names += (names.empty() ? "" : ", ") + table.device.name;
+    throw UserError(fmt::format("{}: holds winners of {} GPUs{} ({}); a bundle is for one, choose it with --device",
+                                db.path(), tables.size(), filter, names));
+  }
+  return make_bundle(std::move(tables.front()), [&](const DispatchEntry& entry) {
+    const RebuiltKernel built = rebuild_entry_kernel(entry, compiler);
+    return BundleKernel{read_cubin(built.compiled.cubin_path), built.source.text};
+  });
+}
+
+}  // namespace cl2

@@ -1,0 +1,41 @@
+#pragma once
+// Opening the runtime: the tables and cubins read from a tuning database, a bundle folder or an
+// embedded header (no GPU needed, so bad input is reported first and tested anywhere), then the
+// table of the GPU that is current, checked against it, with the GPU backend.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "../../include/cl2/cl2.h"
+#include "runtime/cubin_source.hpp"
+#include "runtime/runtime.hpp"
+
+namespace cl2 {
+
+struct RuntimeInput {
+  std::string what;                   // the path, for messages
+  std::vector<DispatchTable> tables;  // one per GPU: a database may hold several
+  std::unique_ptr<CubinSource> cubins;
+};
+
+// A folder is read as a bundle, a file as a tuning database (read only, never written). Throws
+// RuntimeError (CL2_ERROR_BAD_INPUT_FILE) naming the path and the fix.
+RuntimeInput read_runtime_input(const std::string& path);
+RuntimeInput read_embedded_input(const cl2_embedded_bundle& bundle);
+
+struct TableChoice {
+  DispatchTable table;
+  bool library_only = false;  // tuned on another GPU, opened with CL2_OPEN_LIBRARY_FALLBACK
+  std::string warning;        // what to tell the user about it
+};
+
+// The table tuned on `device` (same GPU name and compute capability). Where there is none: with
+// `library_fallback` an empty table and a warning, else RuntimeError (CL2_ERROR_DEVICE_MISMATCH)
+// naming the GPUs the input was tuned on.
+TableChoice table_for_device(std::vector<DispatchTable> tables, const DeviceInfo& device, bool library_fallback,
+                             const std::string& what);
+
+// The runtime for the current CUDA device (RuntimeError CL2_ERROR_NO_DEVICE where there is none).
+std::unique_ptr<Runtime> open_runtime(RuntimeInput input, unsigned flags);
+
+}  // namespace cl2

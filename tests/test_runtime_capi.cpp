@@ -1,0 +1,241 @@
+// libcl2's C API: its error paths on any machine (null arguments, unknown flags, missing or
+// damaged inputs, no GPU), and on a GPU, GEMMs through a small database (one winner, tuned by
+// nobody: its configuration is the planner's first) compared exactly with a CPU product: the
+// exact shape, a nearest-shape dispatch, strided operands and an untuned layout (cuBLASLt).
+#include <cuda_runtime_api.h>
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <random>
+
+#include "../include/cl2/cl2.h"
+#include "codegen/codegen.hpp"
+#include "db_test_support.hpp"
+#include "gpu/device_query.hpp"
+#include "runtime/bundle.hpp"
+#include "search/candidates.hpp"
+#include "support/require_gpu.hpp"
+#include "support/runtime_fixtures.hpp"
+
+using namespace cl2;
+using namespace cl2::test;
+
+namespace {
+
+#define CL2_EXPECT_STATUS(call, status)                                         \
+  do {                                                                          \
+    const cl2_status got_ = (call);                                             \
+    EXPECT_EQ(got_, status) << cl2_status_name(got_) << ": " << cl2_last_error(); \
+    EXPECT_NE(std::string(cl2_last_error()), "") << "no message for " #call;  \
+  } while (0)
+
+void write_sample_bundle(const std::filesystem::path& dir) {
+  DispatchTable table;
+  table.device = test_device();
+  table.entries.push_back(cl2_test::entry(cl2_test::tn(256, 256, 256), {"sm90", {{"BM", 128}}}));
+  write_bundle(make_bundle(table, [](const DispatchEntry&) { return BundleKernel{"cubin", "source"}; }), dir);
+}
+
+}  // namespace
+
+TEST(RuntimeCapi, NullAndUnknownArgumentsAreErrors) {
+  cl2_handle* handle = reinterpret_cast<cl2_handle*>(0x1);
+  CL2_EXPECT_STATUS(cl2_open(nullptr, &handle), CL2_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(handle, nullptr) << "a failed open leaves no handle";
+  CL2_EXPECT_STATUS(cl2_open("", &handle), CL2_ERROR_INVALID_ARGUMENT);
+  CL2_EXPECT_STATUS(cl2_open("db.sqlite", nullptr), CL2_ERROR_INVALID_ARGUMENT);
+  CL2_EXPECT_STATUS(cl2_open_with_options("db.sqlite", 0x80, &handle), CL2_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(cl2_last_error()).find("unknown flags 0x80"), std::string::npos) << cl2_last_error();
+  CL2_EXPECT_STATUS(cl2_open_embedded(nullptr, 0, &handle), CL2_ERROR_INVALID_ARGUMENT);
+  const cl2_embedded_bundle empty{nullptr, 0, nullptr, 0};
+  CL2_EXPECT_STATUS(cl2_open_embedded(&empty, 0, &handle), CL2_ERROR_INVALID_ARGUMENT);
+  alignas(16) unsigned short data[16] = {};
+  CL2_EXPECT_STATUS(cl2_gemm(nullptr, CL2_LAYOUT_TN, CL2_ACCUM_F32, 4, 4, 4, data, 4, data, 4, data, 4, nullptr),
+                    CL2_ERROR_INVALID_ARGUMENT);
+  char text[64];
+  CL2_EXPECT_STATUS(cl2_describe(nullptr, CL2_LAYOUT_TN, CL2_ACCUM_F32, 4, 4, 4, text, sizeof(text)),
+                    CL2_ERROR_INVALID_ARGUMENT);
+  cl2_close(nullptr);
+  EXPECT_STREQ(cl2_status_name(CL2_ERROR_DEVICE_MISMATCH), "CL2_ERROR_DEVICE_MISMATCH");
+}
+
+TEST(RuntimeCapi, MissingOrDamagedInputsAreErrorsNotCrashes) {
+  TempDir dir;
+  cl2_handle* handle = nullptr;
+  CL2_EXPECT_STATUS(cl2_open(dir.file("missing.sqlite").c_str(), &handle), CL2_ERROR_BAD_INPUT_FILE);
+  write_bytes(dir.file("junk.sqlite"), "not a database at all, just some bytes that go on for a while");
+  CL2_EXPECT_STATUS(cl2_open(dir.file("junk.sqlite").c_str(), &handle), CL2_ERROR_BAD_INPUT_FILE);
+  const auto bundle = dir.path() / "bundle";
+  write_sample_bundle(bundle);
+  write_bytes((bundle / "table.json").string(), "{\"format\": \"cl2-bundle\", \"version\": 1, \"tab");
+  CL2_EXPECT_STATUS(cl2_open(bundle.c_str(), &handle), CL2_ERROR_BAD_INPUT_FILE);
+  EXPECT_NE(std::string(cl2_last_error()).find("table.json: malformed"), std::string::npos) << cl2_last_error();
+  std::filesystem::create_directories(dir.path() / "empty-folder");
+  CL2_EXPECT_STATUS(cl2_open((dir.path() / "empty-folder").c_str(), &handle), CL2_ERROR_BAD_INPUT_FILE);
+  EXPECT_EQ(handle, nullptr);
+}
+
+TEST(RuntimeCapi, WithoutAGpuOpeningSaysSo) {
+  if (gpu_unavailable_reason(0).empty()) GTEST_SKIP() << "a GPU is present: the no-GPU path cannot be taken";
+  TempDir dir;
+  write_sample_bundle(dir.path() / "bundle");
+  cl2_handle* handle = nullptr;
+  CL2_EXPECT_STATUS(cl2_open((dir.path() / "bundle").c_str(), &handle), CL2_ERROR_NO_DEVICE);
+  EXPECT_EQ(handle, nullptr);
+}
+
+namespace {
+
+// fp16 bit patterns of -0.5, 0 and 0.5: products and their sums over K <= 1024 are exact in fp32
+// and in the fp16 output, so every implementation must give the same bits.
+constexpr unsigned short kHalves[] = {0xb800, 0x0000, 0x3800};
+float half_value(unsigned short bits) { return bits == 0x3800 ? 0.5f : bits == 0xb800 ? -0.5f : 0.f; }
+
+struct HostGemm {
+  Problem problem;
+  std::int64_t lda, ldb, ldc;
+  std::vector<unsigned short> a, b;
+  std::vector<float> expected;  // M x N
+
+  HostGemm(const Problem& p, std::int64_t pad) : problem(p) {
+    const GemmShape& s = p.shape;
+    lda = s.k + pad;
+    ldb = (p.layout == Layout::TN ? s.k : s.n) + pad;
+    ldc = s.n + pad;
+    std::mt19937 random(unsigned(s.m * 7 + s.n * 3 + s.k));
+    a.resize(std::size_t(s.m * lda));
+    b.resize(std::size_t((p.layout == Layout::TN ? s.n : s.k) * ldb));
+    for (auto& x : a) x = kHalves[random() % 3];
+    for (auto& x : b) x = kHalves[random() % 3];
+    expected.assign(std::size_t(s.m * s.n), 0.f);
+    for (std::int64_t i = 0; i < s.m; ++i)
+      for (std::int64_t j = 0; j < s.n; ++j) {
+        float sum = 0;
+        for (std::int64_t k = 0; k < s.k; ++k)
+          sum += half_value(a[std::size_t(i * lda + k)]) *
+                 half_value(p.layout == Layout::TN ? b[std::size_t(j * ldb + k)] : b[std::size_t(k * ldb + j)]);
+        expected[std::size_t(i * s.n + j)] = sum;
+      }
+  }
+};
+
+float half_to_float(unsigned short bits) {
+  // Exact for the values these products take (multiples of 0.25 below 2048 in magnitude).
+  const int exponent = (bits >> 10) & 0x1f, mantissa = bits & 0x3ff;
+  const float magnitude = exponent == 0 ? std::ldexp(float(mantissa), -24) : std::ldexp(float(mantissa | 0x400), exponent - 25);
+  return bits & 0x8000 ? -magnitude : magnitude;
+}
+
+// Runs the GEMM through the handle and returns how many outputs differ from the CPU product.
+int mismatches(cl2_handle* handle, const HostGemm& g) {
+  const GemmShape& s = g.problem.shape;
+  void *a = nullptr, *b = nullptr, *c = nullptr;
+  EXPECT_EQ(cudaMalloc(&a, g.a.size() * 2), cudaSuccess);
+  EXPECT_EQ(cudaMalloc(&b, g.b.size() * 2), cudaSuccess);
+  EXPECT_EQ(cudaMalloc(&c, std::size_t(s.m * g.ldc * 2)), cudaSuccess);
+  cudaMemcpy(a, g.a.data(), g.a.size() * 2, cudaMemcpyHostToDevice);
+  cudaMemcpy(b, g.b.data(), g.b.size() * 2, cudaMemcpyHostToDevice);
+  cudaMemset(c, 0xff, std::size_t(s.m * g.ldc * 2));  // NaN everywhere: an unwritten output shows
+  const cl2_status status =
+      cl2_gemm(handle, g.problem.layout == Layout::TN ? CL2_LAYOUT_TN : CL2_LAYOUT_NN, CL2_ACCUM_F32, s.m, s.n, s.k, a,
+               g.lda, b, g.ldb, c, g.ldc, nullptr);
+  EXPECT_EQ(status, CL2_SUCCESS) << cl2_last_error();
+  EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  std::vector<unsigned short> out(std::size_t(s.m * g.ldc));
+  cudaMemcpy(out.data(), c, out.size() * 2, cudaMemcpyDeviceToHost);
+  cudaFree(a);
+  cudaFree(b);
+  cudaFree(c);
+  int wrong = 0;
+  for (std::int64_t i = 0; i < s.m; ++i)
+    for (std::int64_t j = 0; j < s.n; ++j)
+      wrong += half_to_float(out[std::size_t(i * g.ldc + j)]) != g.expected[std::size_t(i * s.n + j)];
+  return wrong;
+}
+
+std::string describe(cl2_handle* handle, const Problem& p) {
+  char text[512] = {};
+  EXPECT_EQ(cl2_describe(handle, p.layout == Layout::TN ? CL2_LAYOUT_TN : CL2_LAYOUT_NN, CL2_ACCUM_F32, p.shape.m,
+                         p.shape.n, p.shape.k, text, sizeof(text)),
+            CL2_SUCCESS)
+      << cl2_last_error();
+  return text;
+}
+
+// A database holding one winner for `tuned` on this GPU: the planner's first configuration.
+void write_one_winner_db(const std::string& path, const Problem& tuned) {
+  const DeviceInfo device = query_device(0);
+  const DeviceLimits limits = device_limits(device);
+  std::vector<const FamilySpec*> families;
+  for (const auto& [name, family] : builtin_families())
+    if (family.supports_cc(device.cc())) families.push_back(&family);
+  ASSERT_FALSE(families.empty()) << "no family for sm_" << device.cc();
+  const Candidate first = plan_candidates(families, tuned, limits, 1).front();
+  auto db = TuningDb::open(path, DbMode::ReadWrite);
+  const std::int64_t run = db->begin_run("test", "");
+  const std::int64_t device_id = db->upsert_device(device);
+  KernelRecord kernel;
+  kernel.family = first.family->name;
+  kernel.config_json = first.config.to_json();
+  kernel.source_hash = generate_source(*first.family, first.config, tuned.layout, tuned.accum).hash;
+  kernel.arch = limits.nvrtc_arch();
+  kernel.compiled = true;
+  const std::int64_t kernel_id = db->upsert_kernel(kernel);
+  WinnerRecord winner = test_winner(tuned, 10, 20, 20, 20);
+  winner.device_id = device_id;
+  winner.run_id = run;
+  winner.kernel_id = kernel_id;
+  winner.trial_id = db->insert_trial(ok_trial(run, device_id, kernel_id, tuned, 10));
+  db->put_winner(winner);
+}
+
+}  // namespace
+
+TEST(RuntimeCapiGpu, GemmsMatchTheCpuProductOnEveryRoute) {
+  CL2_REQUIRE_GPU();
+  TempDir dir;
+  // The winner is compiled on first use through the kernel cache: a private one, or the one a GPU
+  // session carries precompiled kernels in (as run_tool does).
+  const char* shared = std::getenv("CL2_TEST_SHARED_CACHE");
+  setenv("CUDA_L2_TUNE_CACHE", shared && *shared ? shared : dir.file("cache").c_str(), 1);
+  const Problem tuned = cl2_test::tn(512, 512, 512);
+  write_one_winner_db(dir.file("one.sqlite"), tuned);
+  cl2_handle* handle = nullptr;
+  ASSERT_EQ(cl2_open(dir.file("one.sqlite").c_str(), &handle), CL2_SUCCESS) << cl2_last_error();
+
+  EXPECT_NE(describe(handle, tuned).find("ours exact"), std::string::npos) << describe(handle, tuned);
+  EXPECT_EQ(mismatches(handle, HostGemm(tuned, 0)), 0) << describe(handle, tuned);
+  const Problem near = cl2_test::tn(384, 520, 512);
+  EXPECT_NE(describe(handle, near).find("ours nearest"), std::string::npos) << describe(handle, near);
+  EXPECT_EQ(mismatches(handle, HostGemm(near, 0)), 0) << describe(handle, near);
+  EXPECT_EQ(mismatches(handle, HostGemm(near, 0)), 0) << "the second call, from the caches";
+  EXPECT_EQ(mismatches(handle, HostGemm(tuned, 8)), 0) << "strided operands (cuBLASLt)";
+  const Problem nn = cl2_test::tn(512, 512, 512, Layout::NN);
+  EXPECT_NE(describe(handle, nn).find("cublaslt heuristic"), std::string::npos) << describe(handle, nn);
+  EXPECT_EQ(mismatches(handle, HostGemm(nn, 0)), 0) << describe(handle, nn);
+
+  alignas(16) static unsigned short host[16];
+  EXPECT_EQ(cl2_gemm(handle, CL2_LAYOUT_TN, CL2_ACCUM_F32, 0, 4, 4, host, 4, host, 4, host, 4, nullptr),
+            CL2_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(cl2_gemm(handle, cl2_layout(7), CL2_ACCUM_F32, 4, 4, 4, host, 4, host, 4, host, 4, nullptr),
+            CL2_ERROR_INVALID_ARGUMENT);
+  cl2_close(handle);
+}
+
+TEST(RuntimeCapiGpu, TunedOnAnotherGpuIsAnErrorOrTheLibrary) {
+  CL2_REQUIRE_GPU();
+  TempDir dir;
+  DispatchTable table;
+  table.device = test_device("NVIDIA Imaginary 9000");
+  table.entries.push_back(cl2_test::entry(cl2_test::tn(256, 256, 256), {"sm90", {{"BM", 128}}}));
+  write_bundle(make_bundle(table, [](const DispatchEntry&) { return BundleKernel{"cubin", "source"}; }),
+               dir.path() / "b");
+  cl2_handle* handle = nullptr;
+  EXPECT_EQ(cl2_open((dir.path() / "b").c_str(), &handle), CL2_ERROR_DEVICE_MISMATCH);
+  EXPECT_NE(std::string(cl2_last_error()).find("tuned on NVIDIA Imaginary 9000"), std::string::npos)
+      << cl2_last_error();
+  ASSERT_EQ(cl2_open_with_options((dir.path() / "b").c_str(), CL2_OPEN_LIBRARY_FALLBACK, &handle), CL2_SUCCESS)
+      << cl2_last_error();
+  EXPECT_EQ(mismatches(handle, HostGemm(cl2_test::tn(256, 256, 256), 0)), 0);
+  cl2_close(handle);
+}

@@ -1,0 +1,225 @@
+// The runtime's dispatch without a GPU: exact shape, nearest valid tuned shape, cuBLASLt where
+// nothing fits, the best-of-both rule, operands our kernels do not take, and the Runtime's argument
+// checks, plans and thread safety over a fake backend.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <mutex>
+#include <thread>
+
+#include "runtime/dispatch.hpp"
+#include "runtime/runtime.hpp"
+#include "runtime/runtime_error.hpp"
+#include "support/runtime_fixtures.hpp"
+
+using namespace cl2;
+using namespace cl2_test;
+
+namespace {
+
+bool kb_pair(const KernelConfig& c) { return c.params.count("KB_PAIR") && c.at("KB_PAIR") == 1; }
+bool no_kb_pair(const KernelConfig& c) { return c.params.count("KB_PAIR") && c.at("KB_PAIR") == 0; }
+
+// Two tuned shapes: a large one whose winner loads k-blocks in pairs (needs K % 64 == 0) and a
+// small one whose winner does not.
+DispatchTable two_shape_table() {
+  DispatchTable table;
+  table.entries.push_back(entry(tn(4096, 4096, 4096), sm90_config(tn(4096, 4096, 4096), kb_pair)));
+  table.entries.push_back(entry(tn(256, 256, 256), sm90_config(tn(256, 256, 256), no_kb_pair)));
+  return table;
+}
+
+const DispatchTable& table() {
+  static const DispatchTable t = two_shape_table();
+  return t;
+}
+
+Decision choose(const Problem& problem, bool ours_allowed = true) {
+  return decide(table(), problem, ours_allowed, family_rules_check(h200_limits()));
+}
+
+struct FakeBackend : GemmBackend {
+  std::mutex mutex;
+  std::atomic<int> kernels{0}, libraries{0};
+  const DispatchEntry* last_entry = nullptr;
+  LaunchGeometry last_geometry;
+  std::optional<LtAlgoConfig> last_algo;
+  void run_kernel(const DispatchEntry& e, const LaunchGeometry& geometry, const GemmCall&) override {
+    const std::lock_guard lock(mutex);
+    ++kernels;
+    last_entry = &e;
+    last_geometry = geometry;
+  }
+  void run_library(const GemmCall&, const LtAlgoConfig* algo) override {
+    const std::lock_guard lock(mutex);
+    ++libraries;
+    last_algo = algo ? std::optional(*algo) : std::nullopt;
+  }
+};
+
+alignas(16) unsigned short operand[64];
+
+GemmCall call(const Problem& problem) {
+  const GemmShape& s = problem.shape;
+  return {problem, operand, s.k, operand, problem.layout == Layout::TN ? s.k : s.n, operand, s.n, nullptr};
+}
+
+}  // namespace
+
+TEST(RuntimeDispatch, ExactShapeRunsItsWinner) {
+  const Decision d = choose(tn(4096, 4096, 4096));
+  EXPECT_EQ(d.route, Route::OursExact);
+  EXPECT_EQ(d.entry, &table().entries[0]);
+  EXPECT_NE(d.why.find("ours exact: sm90"), std::string::npos) << d.why;
+}
+
+TEST(RuntimeDispatch, UntunedShapeRunsTheNearestValidWinner) {
+  // Nearest to the large shape, and K % 64 == 0: its KB_PAIR winner.
+  const Decision near_large = choose(tn(3000, 4096, 4096));
+  EXPECT_EQ(near_large.route, Route::OursNearest);
+  EXPECT_EQ(near_large.entry, &table().entries[0]);
+  EXPECT_NE(near_large.why.find("tuned at 4096x4096x4096"), std::string::npos) << near_large.why;
+  // Nearer still to the large shape, but K % 64 == 8 rules KB_PAIR out: the small shape's winner.
+  const Decision odd_k = choose(tn(3000, 4096, 4104));
+  EXPECT_EQ(odd_k.route, Route::OursNearest);
+  EXPECT_EQ(odd_k.entry, &table().entries[1]);
+}
+
+TEST(RuntimeDispatch, NothingValidGoesToTheLibrary) {
+  // sm90 reads rows of A with TMA: K % 8 != 0 fits no tuned configuration.
+  EXPECT_EQ(choose(tn(3000, 4096, 4097)).route, Route::LibraryHeuristic);
+  // Nothing was tuned for NN.
+  EXPECT_EQ(choose(tn(4096, 4096, 4096, Layout::NN)).route, Route::LibraryHeuristic);
+  // Nor for fp16 accumulation.
+  Problem f16 = tn(4096, 4096, 4096);
+  f16.accum = Accum::F16;
+  EXPECT_EQ(choose(f16).route, Route::LibraryHeuristic);
+  // An empty table.
+  const Decision empty = decide({}, tn(64, 64, 64), true, family_rules_check(h200_limits()));
+  EXPECT_EQ(empty.route, Route::LibraryHeuristic);
+  EXPECT_EQ(empty.entry, nullptr);
+}
+
+TEST(RuntimeDispatch, AFamilyThisBuildDoesNotKnowNeverRuns) {
+  DispatchTable t;
+  t.entries.push_back(entry(tn(256, 256, 256), {"retired", {{"BM", 128}}}));
+  EXPECT_EQ(decide(t, tn(256, 256, 256), true, family_rules_check(h200_limits())).route, Route::LibraryHeuristic);
+}
+
+TEST(RuntimeDispatch, RecordedLibraryAlgorithmWhereItMeasuredFaster) {
+  DispatchTable t = table();
+  t.entries[0].library_us = 9;  // faster than ours (10 us)...
+  EXPECT_EQ(decide(t, tn(4096, 4096, 4096), true, family_rules_check(h200_limits())).route, Route::OursExact)
+      << "...but no algorithm recorded: nothing to call";
+  t.entries[0].library_algo = lt_algo();
+  const Decision d = decide(t, tn(4096, 4096, 4096), true, family_rules_check(h200_limits()));
+  EXPECT_EQ(d.route, Route::LibraryRecorded);
+  EXPECT_EQ(d.entry, &t.entries[0]);
+  // Only at the shape it was measured at: a neighbour gets our nearest winner.
+  EXPECT_EQ(decide(t, tn(3000, 4096, 4096), true, family_rules_check(h200_limits())).route, Route::OursNearest);
+  t.entries[0].library_us = 11;  // slower than ours: ours
+  EXPECT_EQ(decide(t, tn(4096, 4096, 4096), true, family_rules_check(h200_limits())).route, Route::OursExact);
+}
+
+TEST(RuntimeDispatch, OperandsOurKernelsWereNotVerifiedWithGoToTheLibrary) {
+  EXPECT_EQ(choose(tn(4096, 4096, 4096), false).route, Route::LibraryHeuristic);
+  const Problem p = tn(64, 32, 16);
+  alignas(16) static unsigned short data[32];
+  EXPECT_TRUE(operands_fit_our_kernels(p, data, 16, data, 16, data, 32));
+  EXPECT_FALSE(operands_fit_our_kernels(p, data, 24, data, 16, data, 32));  // lda > K
+  EXPECT_FALSE(operands_fit_our_kernels(p, data, 16, data, 16, data, 40));  // ldc > N
+  EXPECT_FALSE(operands_fit_our_kernels(p, data + 1, 16, data, 16, data, 32));  // A 2 bytes off
+  Problem nn = p;
+  nn.layout = Layout::NN;
+  EXPECT_TRUE(operands_fit_our_kernels(nn, data, 16, data, 32, data, 32));
+  EXPECT_FALSE(operands_fit_our_kernels(nn, data, 16, data, 16, data, 32));  // ldb = K is not NN's
+}
+
+TEST(RuntimeCore, RunsTheDecisionWithItsGeometryOncePlanned) {
+  auto backend = std::make_unique<FakeBackend>();
+  FakeBackend& fake = *backend;
+  Runtime runtime(table(), h200_limits(), std::move(backend));
+  const Decision& first = runtime.gemm(call(tn(3000, 4096, 4096)));
+  EXPECT_EQ(first.route, Route::OursNearest);
+  EXPECT_EQ(fake.kernels, 1);
+  const FamilySpec& sm90 = builtin_families().at("sm90");
+  const LaunchGeometry expected =
+      launch_geometry(sm90, config_variables(sm90, table().entries[0].config, tn(3000, 4096, 4096), h200_limits()));
+  EXPECT_EQ(fake.last_geometry, expected) << "the geometry at the called shape, not at the tuned one";
+  EXPECT_EQ(&runtime.gemm(call(tn(3000, 4096, 4096))), &first) << "planned once, then looked up";
+  // Strided A: cuBLASLt's heuristic.
+  GemmCall strided = call(tn(4096, 4096, 4096));
+  strided.lda = 4104;
+  EXPECT_EQ(runtime.gemm(strided).route, Route::LibraryHeuristic);
+  EXPECT_EQ(fake.libraries, 1);
+  EXPECT_FALSE(fake.last_algo.has_value());
+}
+
+TEST(RuntimeCore, PassesTheRecordedAlgorithmToTheLibrary) {
+  DispatchTable t = table();
+  t.entries[0].library_us = 9;
+  t.entries[0].library_algo = lt_algo();
+  auto backend = std::make_unique<FakeBackend>();
+  FakeBackend& fake = *backend;
+  Runtime runtime(std::move(t), h200_limits(), std::move(backend));
+  runtime.gemm(call(tn(4096, 4096, 4096)));
+  EXPECT_EQ(fake.kernels, 0);
+  ASSERT_TRUE(fake.last_algo.has_value());
+  EXPECT_EQ(*fake.last_algo, lt_algo());
+}
+
+TEST(RuntimeCore, LibraryOnlyRuntimeNeverRunsOurKernels) {
+  auto backend = std::make_unique<FakeBackend>();
+  FakeBackend& fake = *backend;
+  Runtime runtime(table(), h200_limits(), std::move(backend), true);
+  EXPECT_EQ(runtime.gemm(call(tn(4096, 4096, 4096))).route, Route::LibraryHeuristic);
+  EXPECT_EQ(fake.kernels, 0);
+  EXPECT_EQ(fake.libraries, 1);
+}
+
+TEST(RuntimeCore, BadArgumentsAreErrorsThatNameTheFix) {
+  auto backend = std::make_unique<FakeBackend>();
+  FakeBackend& fake = *backend;
+  Runtime runtime(table(), h200_limits(), std::move(backend));
+  auto expect_invalid = [&](GemmCall c, const std::string& needle) {
+    try {
+      runtime.gemm(c);
+      ADD_FAILURE() << "accepted: " << needle;
+    } catch (const RuntimeError& e) {
+      EXPECT_EQ(e.status, CL2_ERROR_INVALID_ARGUMENT);
+      EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
+    }
+  };
+  expect_invalid(call(tn(0, 64, 64)), "at least 1");
+  expect_invalid(call(tn(64, -3, 64)), "at least 1");
+  expect_invalid(call(tn(std::int64_t(1) << 31, 64, 64)), "below 2^31");
+  GemmCall c = call(tn(64, 64, 64));
+  c.a = nullptr;
+  expect_invalid(c, "must not be null");
+  c = call(tn(64, 64, 64));
+  c.c = nullptr;
+  expect_invalid(c, "must not be null");
+  c = call(tn(64, 64, 64));
+  c.lda = 32;
+  expect_invalid(c, "lda 32 is smaller than K; pass lda >= K");
+  c = call(tn(64, 128, 64, Layout::NN));
+  c.ldb = 64;
+  expect_invalid(c, "ldb 64 is smaller than a row of B (128)");
+  c = call(tn(64, 64, 64));
+  c.ldc = 8;
+  expect_invalid(c, "ldc 8 is smaller than N");
+  EXPECT_EQ(fake.kernels + fake.libraries, 0) << "nothing runs after a bad argument";
+}
+
+TEST(RuntimeCore, ConcurrentCallsFromManyThreads) {
+  auto backend = std::make_unique<FakeBackend>();
+  FakeBackend& fake = *backend;
+  Runtime runtime(table(), h200_limits(), std::move(backend));
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t)
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < 50; ++i) runtime.gemm(call(tn(1000 + 8 * ((t + i) % 5), 4096, 4096)));
+    });
+  for (auto& thread : threads) thread.join();
+  EXPECT_EQ(fake.kernels, 200);
+}

@@ -1,0 +1,82 @@
+// The cl2tune Python package (python/cl2tune, ctypes over libcl2): its errors on any machine, and
+// on a GPU with PyTorch, cl2tune.matmul against torch.matmul (skipped, saying why, without them).
+#include <gtest/gtest.h>
+
+#include "db_test_support.hpp"
+#include "gpu/device_query.hpp"
+#include "runtime/bundle.hpp"
+#include "support/require_gpu.hpp"
+#include "support/run_tool.hpp"
+#include "support/runtime_fixtures.hpp"
+
+using namespace cl2;
+
+namespace {
+
+cl2_test::CommandResult run_python(const cl2_test::ScratchDir& dir, const std::string& script) {
+  return cl2_test::run_command("PYTHONDONTWRITEBYTECODE=1 PYTHONPATH=" + cl2_test::source_path("python") +
+                                   " CL2_LIBRARY=" CL2_RUNTIME_LIBRARY " python3 " + dir.write("t.py", script),
+                               dir);
+}
+
+bool python_has(const cl2_test::ScratchDir& dir, const std::string& module) {
+  return cl2_test::run_command("python3 -c 'import " + module + "'", dir).status == 0;
+}
+
+}  // namespace
+
+TEST(RuntimePython, ErrorsCarryTheStatusAndMessage) {
+  cl2_test::ScratchDir dir;
+  if (!python_has(dir, "ctypes")) GTEST_SKIP() << "no python3 with ctypes";
+  const auto r = run_python(dir, R"(
+import cl2tune
+try:
+    cl2tune.Runtime(")" + dir.file("missing.sqlite") + R"(")
+except cl2tune.Cl2Error as e:
+    print(e.status)
+    print(e)
+)");
+  ASSERT_EQ(r.status, 0) << r.err;
+  CL2_EXPECT_CONTAINS(r.out, "CL2_ERROR_BAD_INPUT_FILE\nCL2_ERROR_BAD_INPUT_FILE: ");
+  CL2_EXPECT_CONTAINS(r.out, "missing.sqlite");
+}
+
+TEST(RuntimePythonGpu, MatmulMatchesTorch) {
+  CL2_REQUIRE_GPU();
+  cl2_test::ScratchDir dir;
+  if (!python_has(dir, "torch")) GTEST_SKIP() << "PyTorch is not installed";
+  // A bundle tuned on no GPU: the runtime takes cuBLASLt for every call (with a warning), which is
+  // enough to check the package's strides, layouts and stream; the kernels' own results are the
+  // C API test's.
+  DispatchTable table;
+  table.device = cl2::test::test_device("NVIDIA Imaginary 9000");
+  write_bundle(make_bundle(table, [](const DispatchEntry&) { return BundleKernel{}; }), dir.path() / "b");
+  const auto r = run_python(dir, R"(
+import torch, cl2tune
+rt = cl2tune.Runtime(")" + dir.file("b") + R"(", library_fallback=True)
+torch.manual_seed(0)
+for m, n, k in [(1, 4096, 4096), (777, 512, 4096), (64, 12288, 64)]:
+    a = torch.rand(m, k, device="cuda", dtype=torch.float16) - 0.5
+    w = torch.rand(n, k, device="cuda", dtype=torch.float16) - 0.5
+    for b in (w.t(), w.t().contiguous()):
+        got, want = rt.matmul(a, b), torch.matmul(a.float(), b.float())
+        assert (got.float() - want).abs().max().item() < 0.05 * k ** 0.5 / 8, (m, n, k)
+    with rt.routed():
+        y = torch.nn.functional.linear(a, w)
+    assert (y.float() - a.float() @ w.float().t()).abs().max().item() < 0.05 * k ** 0.5 / 8
+print("ok")
+)");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "ok\n");
+}
+
+TEST(RuntimePython, TorchDemoWritesTheShapesItCalls) {
+  cl2_test::ScratchDir dir;
+  const auto r = cl2_test::run_command("python3 " + cl2_test::source_path("scripts/torch_demo.py") +
+                                           " --shapes-out " + dir.file("mlp.json") + " --tokens 1,16 --hidden 64",
+                                       dir);
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto shapes = nlohmann::json::parse(cl2_test::read_all(dir.file("mlp.json")));
+  EXPECT_EQ(shapes, nlohmann::json::parse(R"([{"m": 1, "n": 256, "k": 64}, {"m": 1, "n": 64, "k": 256},
+                                              {"m": 16, "n": 256, "k": 64}, {"m": 16, "n": 64, "k": 256}])"));
+}
