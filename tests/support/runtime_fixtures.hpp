@@ -30,7 +30,7 @@ inline cl2::KernelConfig sm90_config(const cl2::Problem& problem,
       cl2::builtin_families().at("sm90"),
       {{"BM", 64}, {"BN", 64}, {"CONSUMERS", 1}, {"ACC_CHAINS", 1}, {"PINGPONG", 0}, {"WG_KSPLIT", 0},
        {"CLUSTER_M", 1}, {"CLUSTER_N", 1}, {"EPI_TMA", 0}, {"STREAM_K", 0}, {"SWAP_AB", 0}, {"PERSISTENT", 0},
-       {"SPLIT_K", 1}, {"RASTER", 1}, {"SPLIT_DSMEM", 0}});
+       {"SPLIT_K", 1}, {"RASTER", 1}, {"SPLIT_DSMEM", 0}}).value();  // sm90 lists every pinned value
   const auto candidates = cl2::enumerate_family(small, problem, h200_limits());
   for (const auto& candidate : candidates)
     if (pick(candidate.config)) return candidate.config;
