@@ -55,6 +55,8 @@ fi
 start=$SECONDS
 "$tool" bench --shapes "$shapes" --db "$db" --mode offline --trace-kernels --out "$OUT/trace" \
   --providers ours,cublas_nn,cublas_tn,cublaslt_heuristic,cublaslt_autotune > "$OUT/bench.log" 2>&1
-echo "bench exit $? after $((SECONDS - start)) s" >> "$OUT/bench.log"
+status=$?
+echo "bench exit $status after $((SECONDS - start)) s" >> "$OUT/bench.log"
 grep "CUPTI against events" "$OUT/bench.log"
 tail -1 "$OUT/bench.log"
+exit "$status"
