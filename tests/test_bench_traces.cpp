@@ -33,7 +33,7 @@ CallTrace sample_trace(const std::string& kernel, double us_per_call, int calls 
 }
 
 // Two shapes. Event / CUPTI per call: 64^3 ours 1.01 (within 3%), cuBLAS TN 0.95 (outside 3%,
-// inside the flag's 10%), cuBLASLt-autotune 0.5 (its events saw half: flagged); 4096^3 ours 1.02,
+// inside the flag's margin), cuBLASLt-autotune 0.5 (its events saw half: flagged); 4096^3 ours 1.02,
 // cuBLAS TN untraced (CUPTI refused).
 BenchRun traced_run() {
   BenchRun run;

@@ -72,11 +72,11 @@ TEST(CallTrace, EventTimeIsHeldAgainstTheKernelTimePerTracedCall) {
       << flag;
 }
 
-TEST(CallTrace, ToleranceLetsTwoPassesDriftButNotAMissedTenth) {
-  // Two passes of one correct call drifted up to 7% apart on the H200; a call whose events miss
-  // more than a tenth of its work is flagged.
-  EXPECT_EQ(timing_flag(45.0 * 0.93, split_k()), "");
-  EXPECT_NE(timing_flag(45.0 * 0.89, split_k()), "");
+TEST(CallTrace, ToleranceLetsTwoPassesDriftButNotAMissedQuarter) {
+  // The traced pass of a correct call at the power cap ran up to 17% longer than its event time on
+  // the H200 (event / traced 0.833); a call whose events miss a quarter of its work is flagged.
+  EXPECT_EQ(timing_flag(45.0 * 0.83, split_k()), "");
+  EXPECT_NE(timing_flag(45.0 * 0.74, split_k()), "");
 }
 
 TEST(CallTrace, KernelOnAnotherStreamIsFlaggedWhateverTheTimes) {

@@ -53,13 +53,15 @@ std::string timing_flag(double event_us_per_call, const CallTrace& trace);
 // The tolerance of that comparison. The traced pass launches the call as one timed sample does
 // (the same number of back-to-back launches, the same operand rotation), so a correct call's
 // event time per call is its kernels' time plus the gaps between them: at or above the traced
-// time, but for the drift between two passes of the same call. On the H200 that drift reached 7%:
-// the same library calls timed in two grid-125 runs one after the other (4cf53ba and its repeat,
-// db/results/calibration) differed by up to 7% (1% on average, 7 of 125 shapes beyond 3%); CUPTI's
-// timestamps may lengthen the tiniest kernels a little more. 10% clears both, while a call whose
-// events miss more than a tenth of its work is caught (the published kernels this is for hid
-// 67-86%). Work on another stream is caught exactly by the stream check whatever the times.
-inline constexpr double kTraceTolerance = 0.10;
+// time, but for the drift between two passes of the same call, and that drift is large where the
+// GPU sits at its power cap: in bench --trace-kernels on 25 grid-125 shapes on the H200, the traced
+// pass of correct compute-bound calls (ours and cuBLAS's alike) ran up to 17% longer than their
+// event time (1024x12288x12288: 496 us per call timed, 595 us traced; 4096x12288x12288 12%), while
+// small calls came out 3-17% below it (the gaps between kernels count in events only). A 10%
+// margin flagged four correct winners there; 25% clears that drift, while a call whose events miss
+// a quarter of its work or more is caught (the published kernels this is for hid 67-86%). Work on
+// another stream is caught exactly by the stream check whatever the times.
+inline constexpr double kTraceTolerance = 0.25;
 
 // {"kernels": [...], "calls": n} or {"absent": "why"}; call_trace_from_json throws
 // nlohmann::json::exception for a missing or mistyped field, and reads a trace without "calls"
