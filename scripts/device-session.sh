@@ -7,11 +7,7 @@
 #   scripts/device-session.sh cmd ARGS...      cuda-l2-tune ARGS...
 set -uo pipefail
 cd "$(dirname "$0")/.."
-OUT="${OUT:-$PWD/out}"
-mkdir -p "$OUT"
-export CUDA_L2_TUNE_CACHE="$PWD/.carry/cache"
-# The cache travels compressed (cubins shrink ~30x); unpack it once per machine.
-if [ ! -d "$CUDA_L2_TUNE_CACHE" ] && [ -f .carry/cache.tar.xz ]; then tar xJf .carry/cache.tar.xz -C .carry; fi
+source scripts/carry-env.sh
 export CL2_TEST_SHARED_CACHE="$CUDA_L2_TUNE_CACHE" CL2_TEST_BINARY="$PWD/.carry/bin/cuda-l2-tune"
 export CL2_TEST_SOURCE_DIR="$PWD"
 tool="$PWD/.carry/bin/cuda-l2-tune"

@@ -9,8 +9,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 m=$1 n=$2 k=$3 pins=$4 out=$5
-export CUDA_L2_TUNE_CACHE="$PWD/.carry/cache"
-if [ ! -d "$CUDA_L2_TUNE_CACHE" ] && [ -f .carry/cache.tar.xz ]; then tar xJf .carry/cache.tar.xz -C .carry; fi
+source scripts/carry-env.sh
 tool="$PWD/.carry/bin/cuda-l2-tune"
 scratch=$(mktemp -d)
 echo "[[$m, $n, $k]]" > "$scratch/shape.json"

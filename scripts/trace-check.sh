@@ -19,10 +19,7 @@
 # bench ~2).
 set -uo pipefail
 cd "$(dirname "$0")/.."
-OUT="${OUT:-$PWD/out}"
-mkdir -p "$OUT"
-export CUDA_L2_TUNE_CACHE="$PWD/.carry/cache"
-if [ ! -d "$CUDA_L2_TUNE_CACHE" ] && [ -f .carry/cache.tar.xz ]; then tar xJf .carry/cache.tar.xz -C .carry; fi
+source scripts/carry-env.sh
 tool="$PWD/.carry/bin/cuda-l2-tune"
 [ -x "$tool" ] || tool="$PWD/build/cuda-l2-tune"
 

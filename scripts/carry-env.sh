@@ -1,0 +1,7 @@
+# Sourced, from the repository root, by the scripts a maintainer runs on a lent GPU machine: the
+# output folder ($OUT, default ./out) and the kernel cache carried in .carry/ (scripts/carry-build.sh).
+OUT="${OUT:-$PWD/out}"
+mkdir -p "$OUT"
+export CUDA_L2_TUNE_CACHE="$PWD/.carry/cache"
+# The cache travels compressed (cubins shrink ~30x); unpack it once per machine.
+if [ ! -d "$CUDA_L2_TUNE_CACHE" ] && [ -f .carry/cache.tar.xz ]; then tar xJf .carry/cache.tar.xz -C .carry; fi
