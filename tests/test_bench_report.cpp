@@ -48,7 +48,7 @@ std::vector<std::pair<std::string, Ratio>> all_at(double ratio, bool with_torch 
 }
 
 ShapeBench tuned(const Problem& problem) {
-  return {problem, true, "sm90", R"({"family":"sm90","params":{"BM":128}})", {}, {}};
+  return {problem, true, "sm90", R"({"family":"sm90","params":{"BM":128}})", {}, {}, {}};
 }
 
 // Small, mid and large shapes with a winner, and a mid shape without one. Offline speedups per
@@ -84,7 +84,7 @@ BenchRun fixture_run() {
             {"cublaslt_heuristic", {8, 16}}, {"cublaslt_autotune", {4, 2}}});
   add_mode(large, "server", 10, 2040, 2080, all_at(3, /*with_torch=*/false));
 
-  ShapeBench untuned{test_problem(2048, 2048, 1024, Layout::NN, Accum::F16), false, "", "", {}, {}};
+  ShapeBench untuned{test_problem(2048, 2048, 1024, Layout::NN, Accum::F16), false, "", "", {}, {}, {}};
   untuned.timings = {timing("cublas_nn", "offline", 0, 50, 60),
                      timing("cublas_tn", "offline", 0, 55, 65),
                      timing("cublaslt_heuristic", "offline", 0, 45, kNaN),
@@ -401,7 +401,8 @@ TEST(BenchReportErrors, EmptyRunAndBadRunJsonAreUserErrors) {
     read_bench_run(dir.file("unknown.json"));
     FAIL() << "a run with an unknown provider was read";
   } catch (const UserError& error) {
-    EXPECT_NE(std::string(error.what()).find("provider 'cutlass': unknown provider; use one of ours, cublas_nn"),
+    EXPECT_NE(std::string(error.what())
+                  .find("provider 'cutlass': unknown provider; use one of ours, runtime, cublas_nn"),
               std::string::npos)
         << error.what();
   }
