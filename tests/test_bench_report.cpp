@@ -17,14 +17,7 @@ using namespace cl2::test;
 
 namespace {
 
-class BenchReport : public ::testing::Test {
- protected:
-  void SetUp() override { write_bench_outputs(run_, dir_.file("out")); }
-  std::string output(const std::string& name) const { return read_bytes(dir_.file("out/" + name)); }
-
-  TempDir dir_;
-  BenchRun run_ = fixture_run();
-};
+using BenchReport = WrittenBenchRun<fixture_run>;
 
 }  // namespace
 

@@ -48,14 +48,7 @@ BenchRun runtime_run() {
   return run;
 }
 
-class BenchRuntimeReport : public ::testing::Test {
- protected:
-  void SetUp() override { write_bench_outputs(run_, dir_.file("out")); }
-  std::string output(const std::string& name) const { return read_bytes(dir_.file("out/" + name)); }
-
-  TempDir dir_;
-  BenchRun run_ = runtime_run();
-};
+using BenchRuntimeReport = WrittenBenchRun<runtime_run>;
 
 std::string four_cell(double a, double b, double c, double d) {
   return fmt::format("{:.3f} ({:.3f})", std::pow(a * b * c * d, 0.25), (a + b + c + d) / 4);

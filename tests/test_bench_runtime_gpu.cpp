@@ -5,6 +5,8 @@
 // under the rotate policy they take the operand copies in turn.
 #include <gtest/gtest.h>
 
+#include <optional>
+
 #include "bench/bench_report.hpp"
 #include "db_test_support.hpp"
 #include "support/one_winner_db.hpp"
@@ -25,24 +27,35 @@ const ProviderTiming* find_timing(const ShapeBench& shape, Provider provider, co
   return nullptr;
 }
 
+class BenchRuntimeGpu : public ::testing::Test {
+ protected:
+  // `bench ARGS` of kShapes on a database whose one winner is for 512x512x512: its run, or
+  // nullopt (and a failure) where bench failed.
+  std::optional<BenchRun> bench(const std::string& args) {
+    test::write_one_winner_db(db_, cl2_test::tn(512, 512, 512));
+    const auto r = cl2_test::run_tool("bench --shapes " + dir_.write("shapes.json", kShapes) + " --db " + db_ +
+                                          " --out " + dir_.file("out") + " " + args,
+                                      dir_);
+    EXPECT_EQ(r.status, 0) << r.err;
+    if (r.status != 0) return std::nullopt;
+    return read_bench_run(dir_.file("out/run.json"));
+  }
+
+  cl2_test::ScratchDir dir_;
+  const std::string db_ = dir_.file("one.sqlite");
+};
+
 }  // namespace
 
-TEST(BenchRuntimeGpu, EveryRouteIsVerifiedTimedAndRecorded) {
+TEST_F(BenchRuntimeGpu, EveryRouteIsVerifiedTimedAndRecorded) {
   CL2_REQUIRE_GPU();
-  cl2_test::ScratchDir dir;
-  test::write_one_winner_db(dir.file("one.sqlite"), cl2_test::tn(512, 512, 512));
-  const std::string shapes = dir.write("shapes.json", kShapes);
-  const auto r = cl2_test::run_tool("bench --shapes " + shapes + " --db " + dir.file("one.sqlite") +
-                                        " --providers ours,runtime,cublaslt_autotune --mode both --interval-ms 1"
-                                        " --server-samples 2 --out " + dir.file("out"),
-                                    dir);
-  ASSERT_EQ(r.status, 0) << r.err;
-  const BenchRun run = read_bench_run(dir.file("out/run.json"));
-  EXPECT_EQ(run.runtime_db, dir.file("one.sqlite"));
-  ASSERT_EQ(run.shapes.size(), 3u);
+  const auto run = bench("--providers ours,runtime,cublaslt_autotune --mode both --interval-ms 1 --server-samples 2");
+  ASSERT_TRUE(run);
+  EXPECT_EQ(run->runtime_db, db_);
+  ASSERT_EQ(run->shapes.size(), 3u);
   const char* routes[] = {"ours_exact", "ours_nearest", "cublaslt_heuristic"};
   for (std::size_t s = 0; s < 3; ++s) {
-    const ShapeBench& shape = run.shapes[s];
+    const ShapeBench& shape = run->shapes[s];
     ASSERT_TRUE(shape.runtime_route) << shape.problem.text();
     EXPECT_EQ(shape.runtime_route->route, routes[s]) << shape.runtime_route->detail;
     for (const char* mode : {"offline", "server"}) {
@@ -52,29 +65,23 @@ TEST(BenchRuntimeGpu, EveryRouteIsVerifiedTimedAndRecorded) {
       EXPECT_GT(timing->wall_us, 0) << shape.problem.text() << " " << mode;
     }
   }
-  EXPECT_NE(find_timing(run.shapes[0], Provider::Ours, "offline"), nullptr);
-  const std::string summary = test::read_bytes(dir.file("out/summary.md"));
+  EXPECT_NE(find_timing(run->shapes[0], Provider::Ours, "offline"), nullptr);
+  const std::string summary = test::read_bytes(dir_.file("out/summary.md"));
   CL2_EXPECT_CONTAINS(summary, "- runtime (libcl2) vs ours, offline GPU time: geomean ");
   CL2_EXPECT_CONTAINS(summary, "Routes: cublaslt_heuristic 1, ours_exact 1, ours_nearest 1.");
 }
 
-TEST(BenchRuntimeGpu, RotatedOperandsAndNoWinnerOfOurs) {
+TEST_F(BenchRuntimeGpu, RotatedOperandsAndNoWinnerOfOurs) {
   CL2_REQUIRE_GPU();
-  cl2_test::ScratchDir dir;
-  test::write_one_winner_db(dir.file("one.sqlite"), cl2_test::tn(512, 512, 512));
-  const std::string shapes = dir.write("shapes.json", kShapes);
   // The database holds no winner under rotate, so ours has nothing to run; the runtime dispatches
   // from the warm one.
-  const auto r = cl2_test::run_tool("bench --shapes " + shapes + " --db " + dir.file("one.sqlite") +
-                                        " --l2 rotate --providers runtime --mode offline --out " + dir.file("out"),
-                                    dir);
-  ASSERT_EQ(r.status, 0) << r.err;
-  const BenchRun run = read_bench_run(dir.file("out/run.json"));
-  for (const ShapeBench& shape : run.shapes) {
+  const auto run = bench("--l2 rotate --providers runtime --mode offline");
+  ASSERT_TRUE(run);
+  for (const ShapeBench& shape : run->shapes) {
     EXPECT_FALSE(shape.has_winner);
     const ProviderTiming* timing = find_timing(shape, Provider::Runtime, "offline");
     ASSERT_NE(timing, nullptr) << shape.problem.text();
     EXPECT_GT(timing->gpu_us, 0) << shape.problem.text();
   }
-  EXPECT_EQ(run.shapes[0].runtime_route->route, "ours_exact");
+  EXPECT_EQ(run->shapes[0].runtime_route->route, "ours_exact");
 }

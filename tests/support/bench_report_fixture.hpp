@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "bench/bench_records.hpp"
+#include "bench/bench_report.hpp"
 #include "../db_test_support.hpp"
 
 namespace cl2::test {
@@ -167,5 +168,16 @@ inline std::map<std::string, std::string> bench_row(const std::string& csv, cons
   ADD_FAILURE() << "no bench.csv row " << mnk_prefix << " " << provider << " " << mode;
   return {};
 }
+
+// The files write_bench_outputs() makes of the run `Make` returns, in a temporary folder.
+template <BenchRun (*Make)()>
+class WrittenBenchRun : public ::testing::Test {
+ protected:
+  void SetUp() override { write_bench_outputs(run_, dir_.file("out")); }
+  std::string output(const std::string& name) const { return read_bytes(dir_.file("out/" + name)); }
+
+  TempDir dir_;
+  BenchRun run_ = Make();
+};
 
 }  // namespace cl2::test
