@@ -6,6 +6,7 @@
 #include <cmath>
 #include <map>
 
+#include "bench/bench_summary_sections.hpp"
 #include "bench/bench_summary_tables.hpp"
 #include "report/speedup_stats.hpp"
 #include "report/text_table.hpp"
@@ -74,14 +75,12 @@ std::string route_counts(const BenchView& view) {
 }
 
 std::string routes_table(const BenchView& view, const BenchMode& mode) {
-  const Comparison& vs_ours = runtime_comparisons().at(0);
-  const Comparison& vs_autotune = runtime_comparisons().at(1);
   std::vector<const ShapeView*> shapes;
   for (const auto& shape : view.shapes)
     if (shape.bench().runtime_route || shape.find(Provider::Runtime, mode)) shapes.push_back(&shape);
   // Slowest against ours first; shapes without that speedup (no winner of ours) after them.
   auto key = [&](const ShapeView* shape) {
-    const double speedup = shape->speedup(vs_ours, mode, Figure::Gpu);
+    const double speedup = shape->speedup(kRuntimeVsOurs, mode, Figure::Gpu);
     return std::isnan(speedup) ? HUGE_VAL : speedup;
   };
   std::stable_sort(shapes.begin(), shapes.end(), [&](auto* a, auto* b) { return key(a) < key(b); });
@@ -100,9 +99,9 @@ std::string routes_table(const BenchView& view, const BenchMode& mode) {
     table.add_row({shape->problem().text(), route ? route->route : "-", route ? route->detail : "-",
                    format_fixed(shape->time_us(Provider::Runtime, mode, Figure::Gpu), 3),
                    format_fixed(shape->time_us(Provider::Ours, mode, Figure::Gpu), 3),
-                   format_speedup(shape->speedup(vs_ours, mode, Figure::Gpu)),
+                   format_speedup(shape->speedup(kRuntimeVsOurs, mode, Figure::Gpu)),
                    format_fixed(shape->time_us(Provider::CublasltAutotune, mode, Figure::Gpu), 3),
-                   format_speedup(shape->speedup(vs_autotune, mode, Figure::Gpu))});
+                   format_speedup(shape->speedup(kRuntimeVsAutotune, mode, Figure::Gpu))});
   }
   const std::string which =
       total > shapes.size()
@@ -117,7 +116,7 @@ std::string routes_table(const BenchView& view, const BenchMode& mode) {
 std::string runtime_section(const BenchView& view) {
   if (!view.has_runtime) return "";
   // Offline where it was measured (modes come offline first), else the first server gap.
-  const BenchMode mode = view.modes.empty() ? BenchMode{"offline", 0} : view.modes.front();
+  const BenchMode mode = view.modes.empty() ? offline_mode() : view.modes.front();
   return intro(view) + headline(view, mode) + tables(view) + routes_table(view, mode);
 }
 

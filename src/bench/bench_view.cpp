@@ -86,8 +86,7 @@ std::string Comparison::title() const {
 }
 
 const std::vector<Comparison>& runtime_comparisons() {
-  static const std::vector<Comparison> comparisons = {{Provider::Runtime, Provider::Ours},
-                                                      {Provider::Runtime, Provider::CublasltAutotune}};
+  static const std::vector<Comparison> comparisons = {kRuntimeVsOurs, kRuntimeVsAutotune};
   return comparisons;
 }
 

@@ -46,7 +46,9 @@ struct Comparison {
 };
 // The runtime library's speedups, kept apart from ours (which speedup_baselines lists): over our
 // winners (its dispatch against the shape tuned directly) and over cuBLASLt-autotune.
-const std::vector<Comparison>& runtime_comparisons();
+inline constexpr Comparison kRuntimeVsOurs{Provider::Runtime, Provider::Ours};
+inline constexpr Comparison kRuntimeVsAutotune{Provider::Runtime, Provider::CublasltAutotune};
+const std::vector<Comparison>& runtime_comparisons();  // both, in that order
 
 class ShapeView {
  public:
