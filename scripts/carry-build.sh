@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
-# Prepares .carry/ for a GPU machine: the built binaries, and the kernel cache filled by compiling
-# here (NVRTC needs no GPU) the candidates a planned run will use, so the GPU's time goes to
-# measuring. Each argument is a `tune` argument list for --compile-only, e.g.
+# Prepares .carry/ for a GPU machine: the built binaries and libcl2.so (for the Python package
+# python/cl2tune, which scripts/runtime-check.sh points at it through CL2_LIBRARY), and the kernel
+# cache filled by compiling here (NVRTC needs no GPU) the candidates a planned run will use, so the
+# GPU's time goes to measuring. Each argument is a `tune` argument list for --compile-only, e.g.
 #   scripts/carry-build.sh "--shapes configs/shapes/square.json --family sm90"
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/build.sh >/dev/null
 mkdir -p .carry/bin .carry/cache
-cp build/cuda-l2-tune build/cl2_tests .carry/bin/
+cp build/cuda-l2-tune build/cl2_tests build/libcl2.so .carry/bin/
 if [ -f .carry/cache.tar.xz ]; then tar xJf .carry/cache.tar.xz -C .carry; fi
 for args in "$@"; do
   # shellcheck disable=SC2086

@@ -41,13 +41,13 @@ BenchRun traced_run() {
   run.measured_at = "2026-12-03T15:00:00Z";
   run.peak_tflops = 800;
   run.peak_gbps = 4000;
-  ShapeBench small{test_problem(64, 64, 64), true, "sm90", R"({"family":"sm90"})", {}, {}};
+  ShapeBench small{test_problem(64, 64, 64), true, "sm90", R"({"family":"sm90"})", {}, {}, {}};
   small.timings = {offline(Provider::Ours, 2.02), offline(Provider::CublasTn, 3.8),
                    offline(Provider::CublasltAutotune, 2.5)};
   small.traces = {{Provider::Ours, sample_trace("cl2_gemm", 2.0)},
                   {Provider::CublasTn, sample_trace("nvjet_sm90_hsh_64x8_64x16_1x4_h_bz_TNN", 4.0)},
                   {Provider::CublasltAutotune, sample_trace("nvjet_sm90_hsh_64x32_64x16_1x2_h_bz_TNN", 5.0)}};
-  ShapeBench large{test_problem(4096, 4096, 4096), true, "sm90", R"({"family":"sm90"})", {}, {}};
+  ShapeBench large{test_problem(4096, 4096, 4096), true, "sm90", R"({"family":"sm90"})", {}, {}, {}};
   large.timings = {offline(Provider::Ours, 204.0), offline(Provider::CublasTn, 210.0)};
   large.traces = {{Provider::Ours, sample_trace("cl2_gemm", 200.0, 2)},
                   {Provider::CublasTn, absent_trace("CUPTI cuptiActivityEnable failed: CUPTI_ERROR_INSUFFICIENT_PRIVILEGES")}};

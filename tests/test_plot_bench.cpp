@@ -29,7 +29,7 @@ BenchRun grid_run() {
   for (const std::int64_t k : {128, 4096})
     for (const std::int64_t m : {64, 1024})
       for (const std::int64_t n : {64, 1024}) {
-        ShapeBench shape{Problem{{m, n, k}, Layout::TN, Accum::F32}, true, "sm90", "{}", {}, {}};
+        ShapeBench shape{Problem{{m, n, k}, Layout::TN, Accum::F32}, true, "sm90", "{}", {}, {}, {}};
         const double ours_us = 5.0 + double(m) * double(n) * double(k) / 1e8;
         ratio *= 1.5;
         for (const auto& [mode, interval] : {std::pair<std::string, int>{"offline", 0}, {"server", 10}})

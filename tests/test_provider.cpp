@@ -20,6 +20,7 @@ namespace {
 
 const std::vector<std::pair<Provider, std::string>> kStoredNames = {
     {Provider::Ours, "ours"},
+    {Provider::Runtime, "runtime"},
     {Provider::CublasNn, "cublas_nn"},
     {Provider::CublasTn, "cublas_tn"},
     {Provider::CublasMax, "cublas_max"},
@@ -45,6 +46,7 @@ TEST(Provider, NamesAreTheStoredSpellingsAndReadBack) {
     EXPECT_EQ(parse_provider(name), provider) << name;
   }
   EXPECT_EQ(provider_title(Provider::CublasltAutotune), "cuBLASLt-autotune");
+  EXPECT_EQ(provider_title(Provider::Runtime), "runtime (libcl2)");
   EXPECT_EQ(cublas_gemm_ex(Layout::NN), Provider::CublasNn);
   EXPECT_EQ(cublas_gemm_ex(Layout::TN), Provider::CublasTn);
   EXPECT_EQ(provider_names({Provider::Ours, Provider::Torch}), "ours, torch");

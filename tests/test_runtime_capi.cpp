@@ -9,11 +9,10 @@
 #include <random>
 
 #include "../include/cl2/cl2.h"
-#include "codegen/codegen.hpp"
 #include "db_test_support.hpp"
 #include "gpu/device_query.hpp"
 #include "runtime/bundle.hpp"
-#include "search/candidates.hpp"
+#include "support/one_winner_db.hpp"
 #include "support/require_gpu.hpp"
 #include "support/runtime_fixtures.hpp"
 
@@ -160,33 +159,6 @@ std::string describe(cl2_handle* handle, const Problem& p) {
             CL2_SUCCESS)
       << cl2_last_error();
   return text;
-}
-
-// A database holding one winner for `tuned` on this GPU: the planner's first configuration.
-void write_one_winner_db(const std::string& path, const Problem& tuned) {
-  const DeviceInfo device = query_device(0);
-  const DeviceLimits limits = device_limits(device);
-  std::vector<const FamilySpec*> families;
-  for (const auto& [name, family] : builtin_families())
-    if (family.supports_cc(device.cc())) families.push_back(&family);
-  ASSERT_FALSE(families.empty()) << "no family for sm_" << device.cc();
-  const Candidate first = plan_candidates(families, tuned, limits, 1).front();
-  auto db = TuningDb::open(path, DbMode::ReadWrite);
-  const std::int64_t run = db->begin_run("test", "");
-  const std::int64_t device_id = db->upsert_device(device);
-  KernelRecord kernel;
-  kernel.family = first.family->name;
-  kernel.config_json = first.config.to_json();
-  kernel.source_hash = generate_source(*first.family, first.config, tuned.layout, tuned.accum).hash;
-  kernel.arch = limits.nvrtc_arch();
-  kernel.compiled = true;
-  const std::int64_t kernel_id = db->upsert_kernel(kernel);
-  WinnerRecord winner = test_winner(tuned, 10, 20, 20, 20);
-  winner.device_id = device_id;
-  winner.run_id = run;
-  winner.kernel_id = kernel_id;
-  winner.trial_id = db->insert_trial(ok_trial(run, device_id, kernel_id, tuned, 10));
-  db->put_winner(winner);
 }
 
 }  // namespace

@@ -1,5 +1,7 @@
 // The cl2tune Python package (python/cl2tune, ctypes over libcl2): its errors on any machine, and
 // on a GPU with PyTorch, cl2tune.matmul against torch.matmul (skipped, saying why, without them).
+// The scripts over it on any machine: the shapes torch_demo.py calls, and the input errors of
+// cl2tune_percall.py and runtime-check.sh.
 #include <gtest/gtest.h>
 
 #include "db_test_support.hpp"
@@ -79,4 +81,25 @@ TEST(RuntimePython, TorchDemoWritesTheShapesItCalls) {
   const auto shapes = nlohmann::json::parse(cl2_test::read_all(dir.file("mlp.json")));
   EXPECT_EQ(shapes, nlohmann::json::parse(R"([{"m": 1, "n": 256, "k": 64}, {"m": 1, "n": 64, "k": 256},
                                               {"m": 16, "n": 256, "k": 64}, {"m": 16, "n": 64, "k": 256}])"));
+}
+
+TEST(RuntimePython, PerCallCheckNamesABadBenchCsv) {
+  cl2_test::ScratchDir dir;
+  const auto r = cl2_test::run_command("python3 " + cl2_test::source_path("scripts/cl2tune_percall.py") +
+                                           " --db " + dir.file("any.sqlite") + " --shapes " +
+                                           cl2_test::source_path("configs/shapes/quickstart.json") +
+                                           " --bench-csv " + dir.file("missing.csv"),
+                                       dir);
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_EQ(cl2_test::line_count(r.err), 1) << r.err;
+  CL2_EXPECT_CONTAINS(r.err, "cl2tune_percall: " + dir.file("missing.csv") + ": cannot read bench's per-call figures");
+}
+
+TEST(RuntimePython, RuntimeCheckRefusesAMissingBaseDb) {
+  cl2_test::ScratchDir dir;
+  const auto r = cl2_test::run_command("OUT=" + dir.file("out") + " BASE_DB=" + dir.file("missing.sqlite") +
+                                           " STEPS=direct bash " + cl2_test::source_path("scripts/runtime-check.sh"),
+                                       dir);
+  EXPECT_EQ(r.status, 2) << r.err;
+  CL2_EXPECT_CONTAINS(r.err, "BASE_DB=" + dir.file("missing.sqlite") + ": no such file");
 }

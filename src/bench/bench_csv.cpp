@@ -1,6 +1,9 @@
 // bench.csv (every timing, one row per shape, mode and provider, cublas_max included) and
 // speedups.csv (CUDA-L2's per-shape speedup table, one row per shape and mode). Columns are only
 // ever appended, so scripts reading by name or position keep working; unmeasured values are empty.
+// A run with the runtime library gets its columns after all others: in bench.csv the route of its
+// rows, in speedups.csv its speedups over ours and cuBLASLt-autotune; a run without it has neither,
+// so results committed before it render as they were.
 #include <fmt/format.h>
 
 #include <cmath>
@@ -13,6 +16,7 @@ namespace {
 constexpr std::string_view kBenchHeader =
     "M,N,K,layout,accum,size_class,provider,mode,interval_ms,gpu_us,gpu_spread_pct,gpu_samples,"
     "wall_us,wall_spread_pct,wall_samples,tflops_gpu,gbps_gpu";
+constexpr std::string_view kRuntimeHeader = ",route,route_detail";
 
 // Microseconds with three decimals keep nanoseconds at any size.
 constexpr int kMicrosDecimals = 3;
@@ -24,7 +28,7 @@ std::vector<std::string> problem_fields(const Problem& problem) {
           std::string(to_string(problem.accum))};
 }
 
-std::string bench_row(const ShapeView& shape, const ProviderTiming& timing) {
+std::string bench_row(const ShapeView& shape, const ProviderTiming& timing, bool with_route) {
   const GemmShape& gemm = shape.problem().shape;
   std::vector<std::string> fields = problem_fields(shape.problem());
   fields.insert(fields.end(), {std::string(to_string(size_class(gemm))),
@@ -38,15 +42,40 @@ std::string bench_row(const ShapeView& shape, const ProviderTiming& timing) {
   }
   fields.push_back(csv_number(tflops(gemm, timing.gpu_us), kRatioDecimals));
   fields.push_back(csv_number(gbps(gemm, timing.gpu_us), kRatioDecimals));
+  if (with_route) {
+    const auto& route = shape.bench().runtime_route;
+    const bool routed = timing.provider == Provider::Runtime && route;
+    fields.push_back(routed ? route->route : "");
+    fields.push_back(routed ? route->detail : "");
+  }
   return csv_line(fields);
 }
 
-std::string speedups_header() {
-  std::vector<std::string> columns = {"mnk", "layout", "accum", "mode", "interval_ms"};
+// A column of speedups.csv: ours over each baseline per figure ("gpu_vs_torch", the names they
+// always had), then, with the runtime, its speedups ("gpu_runtime_vs_ours").
+struct SpeedupColumn {
+  Figure figure;
+  Comparison comparison;
+  std::string name;
+};
+
+std::vector<SpeedupColumn> speedup_columns(bool with_runtime) {
+  std::vector<SpeedupColumn> columns;
   for (const Figure figure : {Figure::Gpu, Figure::Wall})
     for (const auto& baseline : speedup_baselines())
-      columns.push_back(fmt::format("{}_vs_{}", to_string(figure), to_string(baseline)));
-  return csv_line(columns);
+      columns.push_back(
+          {figure, {Provider::Ours, baseline}, fmt::format("{}_vs_{}", to_string(figure), to_string(baseline))});
+  if (with_runtime)
+    for (const Figure figure : {Figure::Gpu, Figure::Wall})
+      for (const auto& comparison : runtime_comparisons())
+        columns.push_back({figure, comparison, fmt::format("{}_{}", to_string(figure), comparison.name())});
+  return columns;
+}
+
+std::string speedups_header(bool with_runtime) {
+  std::vector<std::string> names = {"mnk", "layout", "accum", "mode", "interval_ms"};
+  for (const auto& column : speedup_columns(with_runtime)) names.push_back(column.name);
+  return csv_line(names);
 }
 
 bool measured_in(const ShapeView& shape, const BenchMode& mode) {
@@ -55,15 +84,14 @@ bool measured_in(const ShapeView& shape, const BenchMode& mode) {
   return false;
 }
 
-std::string speedups_row(const ShapeView& shape, const BenchMode& mode) {
+std::string speedups_row(const ShapeView& shape, const BenchMode& mode, bool with_runtime) {
   const Problem& problem = shape.problem();
   std::vector<std::string> fields = {
       fmt::format("{}_{}_{}", problem.shape.m, problem.shape.n, problem.shape.k),
       std::string(to_string(problem.layout)), std::string(to_string(problem.accum)), mode.mode,
       std::to_string(mode.interval_ms)};
-  for (const Figure figure : {Figure::Gpu, Figure::Wall})
-    for (const auto& baseline : speedup_baselines())
-      fields.push_back(csv_number(shape.speedup(baseline, mode, figure), kRatioDecimals));
+  for (const auto& column : speedup_columns(with_runtime))
+    fields.push_back(csv_number(shape.speedup(column.comparison, mode, column.figure), kRatioDecimals));
   return csv_line(fields);
 }
 
@@ -74,17 +102,17 @@ std::string csv_number(double value, int decimals) {
 }
 
 std::string render_bench_csv(const BenchView& view) {
-  std::string out = std::string(kBenchHeader) + "\n";
+  std::string out = std::string(kBenchHeader) + std::string(view.has_runtime ? kRuntimeHeader : "") + "\n";
   for (const auto& shape : view.shapes)
-    for (const auto& timing : shape.timings()) out += bench_row(shape, timing);
+    for (const auto& timing : shape.timings()) out += bench_row(shape, timing, view.has_runtime);
   return out;
 }
 
 std::string render_speedups_csv(const BenchView& view) {
-  std::string out = speedups_header();
+  std::string out = speedups_header(view.has_runtime);
   for (const auto& shape : view.shapes)
     for (const auto& mode : view.modes)
-      if (measured_in(shape, mode)) out += speedups_row(shape, mode);
+      if (measured_in(shape, mode)) out += speedups_row(shape, mode, view.has_runtime);
   return out;
 }
 

@@ -10,6 +10,7 @@ namespace cl2 {
 struct BenchOptions {
   std::string shapes_path;
   std::string db_path = "db/tuning.sqlite";
+  std::string runtime_db_path;                // provider runtime's database or bundle; "" = db_path
   std::string mode = "both";                  // offline | server | both
   std::vector<int> intervals_ms = {10, 50, 100};
   std::vector<std::string> providers = {"all"};

@@ -5,7 +5,9 @@
 // launches) and per-call time as the caller sees it (host wall clock around the call and a
 // synchronize, launch overhead included, as CUDA-L2 measures). Times in microseconds; NaN where a
 // figure was not measured. With --trace-kernels, also the kernels each offline-timed call ran as
-// CUPTI traced them, to hold against its offline GPU time.
+// CUPTI traced them, to hold against its offline GPU time. With provider "runtime", the route the
+// runtime library took for each shape.
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,7 +20,8 @@ namespace cl2 {
 
 // The providers bench measures, in report order (cublas_max is derived from two of them).
 inline const std::vector<Provider>& bench_providers() {
-  static const std::vector<Provider> providers = {Provider::Ours, Provider::CublasNn, Provider::CublasTn,
+  static const std::vector<Provider> providers = {Provider::Ours,     Provider::Runtime,
+                                                  Provider::CublasNn, Provider::CublasTn,
                                                   Provider::CublasltHeuristic, Provider::CublasltAutotune,
                                                   Provider::Torch};
   return providers;
@@ -40,6 +43,13 @@ struct ProviderTrace {
   CallTrace trace;
 };
 
+// Where the runtime library sent a shape's calls (provider "runtime"), as its first call answered.
+struct RuntimeRoute {
+  std::string route;   // "ours_exact", "ours_nearest", "cublaslt_recorded" or "cublaslt_heuristic"
+  std::string detail;  // the runtime's own line: "ours nearest (tuned at 3000x4096x4096): sm90 BM=128 ..."
+  bool operator==(const RuntimeRoute&) const = default;
+};
+
 struct ShapeBench {
   Problem problem;
   bool has_winner = false;         // false: "ours" has no timings, reported as missing
@@ -47,6 +57,7 @@ struct ShapeBench {
   std::string winner_config;       // KernelConfig JSON
   std::vector<ProviderTiming> timings;
   std::vector<ProviderTrace> traces;  // empty unless traced
+  std::optional<RuntimeRoute> runtime_route;  // where the runtime was benched
 };
 
 struct BenchRun {
@@ -57,6 +68,7 @@ struct BenchRun {
   double read_gbps = 0;            // measured: a read-only streaming kernel over 1 GiB
   L2Policy l2 = L2Policy::Warm;    // the policy every shape was timed under
   std::vector<int> intervals_ms;
+  std::string runtime_db;          // what the runtime dispatched from (--runtime-db); "" where not benched
   std::vector<ShapeBench> shapes;
 };
 

@@ -1,5 +1,6 @@
 // run.json: the whole BenchRun, so the report can be regenerated (or merged with torch timings)
-// without the GPU. Loaders key on "format" and "version"; a change that breaks them raises the
+// without the GPU. What only some runs have (traces, the runtime's database and routes) is
+// optional on reading. Loaders key on "format" and "version"; a change that breaks them raises the
 // version. NaN (a figure not measured) is written as null and read back as NaN.
 #include <fmt/format.h>
 
@@ -68,7 +69,7 @@ json shape_json(const ShapeBench& shape) {
   json traces = json::array();
   for (const auto& traced : shape.traces)
     traces.push_back({{"provider", std::string(to_string(traced.provider))}, {"trace", to_json(traced.trace)}});
-  return {{"m", shape.problem.shape.m},
+  json out = {{"m", shape.problem.shape.m},
           {"n", shape.problem.shape.n},
           {"k", shape.problem.shape.k},
           {"layout", to_string(shape.problem.layout)},
@@ -78,6 +79,10 @@ json shape_json(const ShapeBench& shape) {
           {"winner_config", shape.winner_config},  // kept as text: the exact KernelConfig JSON
           {"timings", std::move(timings)},
           {"traces", std::move(traces)}};
+  // Only where the runtime was benched, so runs without it are written as they always were.
+  if (shape.runtime_route)
+    out["runtime_route"] = {{"route", shape.runtime_route->route}, {"detail", shape.runtime_route->detail}};
+  return out;
 }
 
 ShapeBench shape_from_json(const json& j, const std::string& source) {
@@ -94,6 +99,10 @@ ShapeBench shape_from_json(const json& j, const std::string& source) {
   // Runs written before bench could trace have no "traces".
   for (const auto& traced : j.value("traces", json::array()))
     shape.traces.push_back({provider_from_json(traced, where), call_trace_from_json(traced.at("trace"))});
+  if (j.contains("runtime_route")) {
+    const json& route = j.at("runtime_route");
+    shape.runtime_route = RuntimeRoute{route.at("route").get<std::string>(), route.at("detail").get<std::string>()};
+  }
   return shape;
 }
 
@@ -102,7 +111,7 @@ ShapeBench shape_from_json(const json& j, const std::string& source) {
 json bench_run_to_json(const BenchRun& run) {
   json shapes = json::array();
   for (const auto& shape : run.shapes) shapes.push_back(shape_json(shape));
-  return {{"format", kRunFormat},
+  json out = {{"format", kRunFormat},
           {"version", kRunVersion},
           {"device", run.device},
           {"measured_at", run.measured_at},
@@ -112,6 +121,8 @@ json bench_run_to_json(const BenchRun& run) {
           {"l2", to_string(run.l2)},
           {"intervals_ms", run.intervals_ms},
           {"shapes", std::move(shapes)}};
+  if (!run.runtime_db.empty()) out["runtime_db"] = run.runtime_db;
+  return out;
 }
 
 BenchRun bench_run_from_json(const json& doc, const std::string& source) {
@@ -134,6 +145,7 @@ BenchRun bench_run_from_json(const json& doc, const std::string& source) {
     else run.l2 = doc.at("cold_l2").get<bool>() ? L2Policy::Flush : L2Policy::Warm;
     run.read_gbps = doc.contains("read_gbps") ? required_number_or_nan(doc, "read_gbps") : 0.0;
     run.intervals_ms = doc.at("intervals_ms").get<std::vector<int>>();
+    run.runtime_db = doc.value("runtime_db", "");
     for (const auto& shape : doc.at("shapes")) {
       run.shapes.push_back(shape_from_json(shape, source));
       run.shapes.back().problem.l2 = run.l2;  // every shape was timed under the run's policy

@@ -75,6 +75,12 @@ BenchPlan make_bench_plan(const BenchOptions& options) {
     throw UserError(fmt::format("--trace-kernels with --mode {}: traces are held against the offline GPU time; "
                                 "use --mode offline or both",
                                 options.mode));
+  if (plan.providers.count(Provider::Runtime))
+    plan.runtime_db = options.runtime_db_path.empty() ? options.db_path : options.runtime_db_path;
+  else if (!options.runtime_db_path.empty())
+    throw UserError(fmt::format("--runtime-db {}: the runtime is not among --providers; add runtime to them, or "
+                                "leave --runtime-db out",
+                                options.runtime_db_path));
   return plan;
 }
 
@@ -122,6 +128,8 @@ ShapeBench bench_shape(BenchGpu& gpu, const TuningDb& db, std::int64_t device_id
     shape.winner_config = built.candidate.config.to_json();
     calls.push_back(measurement.kernel_call(*ours));
   }
+  if (gpu.runtime && plan.providers.count(Provider::Runtime))
+    calls.push_back(gpu.runtime->call(measurement, shape.runtime_route.emplace()));
   measurement.find_lt_algorithms(kLtAutotuneAlgorithms);
   if (plan.providers.count(Provider::CublasltAutotune)) measurement.autotune_lt(screening_stop_rule());
   for (const Provider provider : bench_providers())

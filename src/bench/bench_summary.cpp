@@ -1,16 +1,17 @@
 // summary.md: what the run was measured on, then CUDA-L2's table (speedups per mode, per-call wall
 // time first because that is how CUDA-L2 measures, then GPU time), the same split by size class,
-// the best and worst shapes, throughput against the measured peaks, and the shapes not tuned.
+// the runtime library's section where it was benched, the best and worst shapes, throughput
+// against the measured peaks, and the shapes not tuned.
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
 
 #include "bench/bench_renderers.hpp"
+#include "bench/bench_runtime_section.hpp"
 #include "bench/bench_summary_sections.hpp"
+#include "bench/bench_summary_tables.hpp"
 #include "bench/bench_traces.hpp"
-#include "report/speedup_stats.hpp"
-#include "report/text_table.hpp"
 
 namespace cl2 {
 namespace {
@@ -20,12 +21,6 @@ const std::vector<Provider>& summary_baselines() {
   static const std::vector<Provider> providers = {Provider::Torch, Provider::CublasMax,
                                                   Provider::CublasltHeuristic, Provider::CublasltAutotune};
   return providers;
-}
-
-std::string figure_title(Figure figure) {
-  return figure == Figure::Wall
-             ? "Per-call time (wall clock around the call and a synchronize, as CUDA-L2 measures)"
-             : "GPU time (CUDA events; offline: around graph-captured calls)";
 }
 
 std::string peak_text(double value, const char* unit, const char* how) {
@@ -101,53 +96,19 @@ std::string reading_guide(const BenchView& view) {
   return out;
 }
 
-struct SpeedupRow {
-  std::string label;
-  BenchMode mode;
-  std::vector<const ShapeView*> shapes;
-};
-
-std::string stats_cell(const SpeedupStats& stats, int shapes_with_ours) {
-  if (stats.count == 0) return "-";
-  std::string cell = fmt::format("{:.3f} ({:.3f})", stats.geomean, stats.mean);
-  if (stats.count < shapes_with_ours) cell += fmt::format(" [{} shapes]", stats.count);
-  return cell;
-}
-
-std::string speedup_table(const std::string& first_header, const std::vector<SpeedupRow>& rows,
-                          Figure figure) {
-  std::vector<TableColumn> columns = {{first_header, Align::Left}, {"shapes"}};
+// CUDA-L2's columns: our speedup over each of its baselines.
+std::vector<SummaryColumn> ours_columns() {
+  std::vector<SummaryColumn> columns;
   for (const auto& baseline : summary_baselines())
-    columns.push_back({fmt::format("vs {}", provider_title(baseline))});
-  TextTable table(std::move(columns));
-  for (const auto& row : rows) {
-    int with_ours = 0;
-    for (const ShapeView* shape : row.shapes)
-      with_ours += std::isnan(shape->time_us(Provider::Ours, row.mode, figure)) ? 0 : 1;
-    std::vector<std::string> cells = {row.label, std::to_string(with_ours)};
-    for (const auto& baseline : summary_baselines()) {
-      std::vector<double> ratios;
-      for (const ShapeView* shape : row.shapes)
-        ratios.push_back(shape->speedup(baseline, row.mode, figure));
-      cells.push_back(stats_cell(speedup_stats(ratios), with_ours));
-    }
-    table.add_row(std::move(cells));
-  }
-  return table.markdown();
-}
-
-std::vector<const ShapeView*> all_shapes(const BenchView& view) {
-  std::vector<const ShapeView*> shapes;
-  for (const auto& shape : view.shapes) shapes.push_back(&shape);
-  return shapes;
+    columns.push_back({fmt::format("vs {}", provider_title(baseline)), {Provider::Ours, baseline}});
+  return columns;
 }
 
 std::string mode_tables(const BenchView& view) {
-  std::vector<SpeedupRow> rows;
-  for (const auto& mode : view.modes) rows.push_back({mode.label(), mode, all_shapes(view)});
   std::string out;
   for (const Figure figure : {Figure::Wall, Figure::Gpu})
-    out += fmt::format("\n## {}\n\n{}", figure_title(figure), speedup_table("mode", rows, figure));
+    out += fmt::format("\n## {}\n\n{}", figure_title(figure),
+                       speedup_table("mode", mode_rows(view), figure, ours_columns(), Provider::Ours));
   return out;
 }
 
@@ -163,7 +124,8 @@ std::string size_class_tables(const BenchView& view) {
   }
   rows.push_back({"all", offline_mode(), all_shapes(view)});
   for (const Figure figure : {Figure::Wall, Figure::Gpu})
-    out += fmt::format("\n### {}\n\n{}", figure_title(figure), speedup_table("class", rows, figure));
+    out += fmt::format("\n### {}\n\n{}", figure_title(figure),
+                       speedup_table("class", rows, figure, ours_columns(), Provider::Ours));
   return out;
 }
 
@@ -171,8 +133,8 @@ std::string size_class_tables(const BenchView& view) {
 
 std::string render_bench_summary(const BenchView& view) {
   return device_section(view) + "\n" + reading_guide(view) + mode_tables(view) +
-         size_class_tables(view) + best_and_worst_section(view) + throughput_section(view) +
-         bandwidth_section(view) + trace_section(view) + untuned_section(view);
+         size_class_tables(view) + runtime_section(view) + best_and_worst_section(view) +
+         throughput_section(view) + bandwidth_section(view) + trace_section(view) + untuned_section(view);
 }
 
 }  // namespace cl2

@@ -79,6 +79,17 @@ const std::vector<Provider>& speedup_baselines() {
   return providers;
 }
 
+std::string Comparison::name() const { return fmt::format("{}_vs_{}", to_string(subject), to_string(baseline)); }
+
+std::string Comparison::title() const {
+  return fmt::format("{} vs {}", provider_title(subject), provider_title(baseline));
+}
+
+const std::vector<Comparison>& runtime_comparisons() {
+  static const std::vector<Comparison> comparisons = {kRuntimeVsOurs, kRuntimeVsAutotune};
+  return comparisons;
+}
+
 ShapeView::ShapeView(const ShapeBench& bench) : bench_(&bench), timings_(bench.timings) {
   std::set<BenchMode> modes;
   for (const auto& timing : bench.timings) modes.insert(mode_of(timing));
@@ -107,7 +118,11 @@ double ShapeView::time_us(Provider provider, const BenchMode& mode, Figure figur
 }
 
 double ShapeView::speedup(Provider baseline, const BenchMode& mode, Figure figure) const {
-  return time_us(baseline, mode, figure) / time_us(Provider::Ours, mode, figure);  // NaN propagates
+  return speedup({Provider::Ours, baseline}, mode, figure);
+}
+
+double ShapeView::speedup(const Comparison& c, const BenchMode& mode, Figure figure) const {
+  return time_us(c.baseline, mode, figure) / time_us(c.subject, mode, figure);  // NaN propagates
 }
 
 BenchView make_bench_view(const BenchRun& run) {
@@ -115,7 +130,11 @@ BenchView make_bench_view(const BenchRun& run) {
   std::set<BenchMode> modes;
   for (const auto& shape : run.shapes) {
     view.shapes.emplace_back(shape);
-    for (const auto& timing : shape.timings) modes.insert(mode_of(timing));
+    view.has_runtime = view.has_runtime || shape.runtime_route.has_value();
+    for (const auto& timing : shape.timings) {
+      modes.insert(mode_of(timing));
+      view.has_runtime = view.has_runtime || timing.provider == Provider::Runtime;
+    }
   }
   view.modes.assign(modes.begin(), modes.end());
   return view;

@@ -38,6 +38,18 @@ const std::vector<Provider>& report_providers();
 // The providers our speedups are taken over, in the column order of speedups.csv.
 const std::vector<Provider>& speedup_baselines();
 
+// One speedup: baseline time / subject time (above 1: the subject is faster).
+struct Comparison {
+  Provider subject, baseline;
+  std::string name() const;   // "runtime_vs_ours": speedups.csv's column after the figure
+  std::string title() const;  // "runtime (libcl2) vs ours"
+};
+// The runtime library's speedups, kept apart from ours (which speedup_baselines lists): over our
+// winners (its dispatch against the shape tuned directly) and over cuBLASLt-autotune.
+inline constexpr Comparison kRuntimeVsOurs{Provider::Runtime, Provider::Ours};
+inline constexpr Comparison kRuntimeVsAutotune{Provider::Runtime, Provider::CublasltAutotune};
+const std::vector<Comparison>& runtime_comparisons();  // both, in that order
+
 class ShapeView {
  public:
   explicit ShapeView(const ShapeBench& bench);
@@ -50,6 +62,7 @@ class ShapeView {
   double time_us(Provider provider, const BenchMode& mode, Figure figure) const;
   // Baseline time / our time; NaN unless both were measured.
   double speedup(Provider baseline, const BenchMode& mode, Figure figure) const;
+  double speedup(const Comparison& comparison, const BenchMode& mode, Figure figure) const;
 
  private:
   const ShapeBench* bench_;
@@ -61,6 +74,9 @@ struct BenchView {
   const BenchRun* run = nullptr;
   std::vector<ShapeView> shapes;  // in the run's order
   std::vector<BenchMode> modes;   // every mode some provider was measured in, in report order
+  // Whether any shape has the runtime's timings or route: the runtime's columns and section are
+  // left out otherwise, so runs without it render as they always did.
+  bool has_runtime = false;
 };
 BenchView make_bench_view(const BenchRun& run);
 

@@ -16,16 +16,22 @@ CommandRunner add_bench_command(CLI::App& app) {
   auto l2 = std::make_shared<std::string>("warm");
   auto cold = std::make_shared<bool>(false);
   CLI::App* cmd = app.add_subcommand(
-      "bench", "Measure the database's winners against torch.matmul, cuBLAS and cuBLASLt, offline "
-               "(back to back) and server (after idle gaps), and write CSV, Markdown and plots");
+      "bench", "Measure the database's winners and the runtime library's dispatch against torch.matmul, "
+               "cuBLAS and cuBLASLt, offline (back to back) and server (after idle gaps), and write CSV, "
+               "Markdown and plots");
   cmd->add_option("--shapes", o->shapes_path, "Shapes file (as for tune)")->required();
   cmd->add_option("--db", o->db_path, "Tuning database with this GPU's winners")->capture_default_str();
+  cmd->add_option("--runtime-db", o->runtime_db_path,
+                  "Tuning database or bundle folder that provider runtime (libcl2's dispatch: the exact "
+                  "shape's winner, else the nearest tuned shape's, else cuBLASLt) dispatches from; default "
+                  "--db. Give a database that lacks the shapes to measure nearest-shape dispatch against "
+                  "their own winners in --db");
   cmd->add_option("--mode", o->mode, "offline, server or both")->capture_default_str();
   cmd->add_option("--interval-ms", *intervals, "Server-mode idle gaps in ms, comma-separated")
       ->capture_default_str();
   cmd->add_option("--providers", *providers,
-                  "Comma-separated: ours, cublas_nn, cublas_tn, cublaslt_heuristic, cublaslt_autotune, "
-                  "torch, or all (torch is skipped with a note where PyTorch is missing)")
+                  "Comma-separated: ours, runtime, cublas_nn, cublas_tn, cublaslt_heuristic, "
+                  "cublaslt_autotune, torch, or all (torch is skipped with a note where PyTorch is missing)")
       ->capture_default_str();
   cmd->add_option("--l2", *l2,
                   "Where operands are when each timed call starts: warm (the same A, B, C every call, so "

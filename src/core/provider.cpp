@@ -8,8 +8,9 @@
 namespace cl2 {
 namespace {
 
-constexpr std::array<std::tuple<Provider, std::string_view, std::string_view>, 7> kProviders{{
+constexpr std::array<std::tuple<Provider, std::string_view, std::string_view>, 8> kProviders{{
     {Provider::Ours, "ours", "ours"},
+    {Provider::Runtime, "runtime", "runtime (libcl2)"},
     {Provider::CublasNn, "cublas_nn", "cuBLAS-nn"},
     {Provider::CublasTn, "cublas_tn", "cuBLAS-tn"},
     {Provider::CublasMax, "cublas_max", "cuBLAS-max"},

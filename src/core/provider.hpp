@@ -1,7 +1,8 @@
 #pragma once
-// Who computed a timed GEMM: our kernel or one of the implementations it is compared with. The
-// names are what the database, the exports, bench.csv, speedups.csv and run.json hold; they are
-// spelled here only and never change, so existing databases and committed results keep reading.
+// Who computed a timed GEMM: our kernel, the runtime library dispatching to it (bench only), or one
+// of the implementations they are compared with. The names are what the database, the exports,
+// bench.csv, speedups.csv and run.json hold; they are spelled here only and never change, so
+// existing databases and committed results keep reading.
 #include <optional>
 #include <string>
 #include <string_view>
@@ -14,6 +15,7 @@ namespace cl2 {
 // In report order.
 enum class Provider {
   Ours,               // "ours": the tuned kernel
+  Runtime,            // "runtime": libcl2's dispatch (exact, nearest tuned shape, or cuBLASLt) as a program calls it
   CublasNn,           // "cublas_nn": cublasGemmEx reading B as NN
   CublasTn,           // "cublas_tn": cublasGemmEx reading B as TN
   CublasMax,          // "cublas_max": the faster of the two, derived, never measured itself

@@ -48,6 +48,11 @@ Cl2TensorMap encode(const void* base, long long inner, long long outer, long lon
 
 }  // namespace
 
+GemmOperands gemm_operands(const ProblemBuffers& buffers, int slot) {
+  const Operands in = buffers.operands(slot);
+  return {in.a, in.b, in.c, buffers.lda(), buffers.ldb(), buffers.ldc()};
+}
+
 Cl2GemmParams make_gemm_params(const LaunchGeometry& geometry, const Problem& problem,
                                const GemmOperands& operands, void* workspace) {
   Cl2GemmParams params{};

@@ -7,6 +7,7 @@
 
 #include "../../templates/cl2_abi.cuh"
 #include "core/problem.hpp"
+#include "gpu/problem_buffers.hpp"
 #include "search/candidates.hpp"
 
 namespace cl2 {
@@ -18,6 +19,9 @@ struct GemmOperands {
   void* c = nullptr;
   long long lda = 0, ldb = 0, ldc = 0;
 };
+
+// Operand slot `slot` of `buffers` (ProblemBuffers::operands) with the buffers' leading dimensions.
+GemmOperands gemm_operands(const ProblemBuffers& buffers, int slot);
 
 // The kernel argument for `problem` on `operands`: pointers, sizes, the geometry's runtime fields
 // and a tensor map per box the geometry names (encoded on the host, no GPU work).

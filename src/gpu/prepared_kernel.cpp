@@ -13,12 +13,8 @@ PreparedKernel::PreparedKernel(const std::string& cubin_path, const LaunchGeomet
   set_shared_memory(function_, geometry);
   if (workspace_.bytes() > 0) CL2_CUDA(cudaMemset(workspace_.get(), 0, workspace_.bytes()));
   params_.reserve(std::size_t(buffers.slot_count()));
-  for (int slot = 0; slot < buffers.slot_count(); ++slot) {
-    const Operands operands = buffers.operands(slot);
-    params_.push_back(make_gemm_params(
-        geometry, buffers.problem,
-        {operands.a, operands.b, operands.c, buffers.lda(), buffers.ldb(), buffers.ldc()}, workspace_.get()));
-  }
+  for (int slot = 0; slot < buffers.slot_count(); ++slot)
+    params_.push_back(make_gemm_params(geometry, buffers.problem, gemm_operands(buffers, slot), workspace_.get()));
 }
 
 void PreparedKernel::launch(cudaStream_t stream, int slot) const {

@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "core/verification.hpp"
+#include "gpu/cuda_check.hpp"
 
 namespace cl2 {
 
@@ -26,11 +27,33 @@ TimedCall ProblemMeasurement::rotated(const std::function<TimedCall(int slot)>& 
   return call;
 }
 
-ProviderCall ProblemMeasurement::kernel_call(const PreparedKernel& kernel) const {
-  return {Provider::Ours, rotated([&kernel](int slot) {
-            return TimedCall{std::string(to_string(Provider::Ours)),
-                             [&kernel, slot](cudaStream_t s) { kernel.launch(s, slot); }};
+ProviderCall ProblemMeasurement::slot_call(Provider provider, const SlotLaunch& launch) const {
+  return {provider, rotated([&](int slot) {
+            return TimedCall{std::string(to_string(provider)), [launch, slot](cudaStream_t s) { launch(s, slot); }, {}};
           })};
+}
+
+ProblemMeasurement::SlotLaunch ProblemMeasurement::slot_launch(BufferGemm gemm) const {
+  // Pointers are read here, not per launch: a captured or timed call does no lookups of its own.
+  std::vector<GemmOperands> slots;
+  for (int slot = 0; slot < buffers_->slot_count(); ++slot) slots.push_back(gemm_operands(*buffers_, slot));
+  return [gemm = std::move(gemm), slots = std::move(slots)](cudaStream_t s, int slot) {
+    gemm(slots.at(std::size_t(slot)), s);
+  };
+}
+
+ProviderCall ProblemMeasurement::kernel_call(const PreparedKernel& kernel) const {
+  return slot_call(Provider::Ours, [&kernel](cudaStream_t s, int slot) { kernel.launch(s, slot); });
+}
+
+ProviderCall ProblemMeasurement::gemm_call(Provider provider, BufferGemm gemm) const {
+  return slot_call(provider, slot_launch(std::move(gemm)));
+}
+
+void ProblemMeasurement::warm_up(const BufferGemm& gemm) const {
+  const SlotLaunch launch = slot_launch(gemm);
+  for (int slot = 0; slot < buffers_->slot_count(); ++slot) launch(gpu_.stream, slot);
+  CL2_CUDA(cudaStreamSynchronize(gpu_.stream));
 }
 
 std::array<double, 2> ProblemMeasurement::max_abs_reference() const {
@@ -45,9 +68,15 @@ std::unique_ptr<PreparedKernel> ProblemMeasurement::prepare_kernel(const std::st
 double ProblemMeasurement::max_diff(const TimedCall& call) const { return checker_.max_diff(call.launch, 0); }
 
 Verification ProblemMeasurement::verify(const PreparedKernel& kernel) const {
+  return verify_slots([&kernel](cudaStream_t s, int slot) { kernel.launch(s, slot); });
+}
+
+Verification ProblemMeasurement::verify(const BufferGemm& gemm) const { return verify_slots(slot_launch(gemm)); }
+
+Verification ProblemMeasurement::verify_slots(const SlotLaunch& launch) const {
   Verification worst{true, 0, 0, ""};
-  for (int set = 0; set < 2; ++set) {
-    const double diff = checker_.max_diff([&](cudaStream_t s) { kernel.launch(s, set); }, set);
+  for (int set = 0; set < 2; ++set) {  // input set i is operand slot i
+    const double diff = checker_.max_diff([&](cudaStream_t s) { launch(s, set); }, set);
     if (set == 0) checker_.keep_output();
     const double tol = checker_.tolerance(set);
     if (!passes_verification(diff, tol)) {

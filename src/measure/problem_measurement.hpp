@@ -31,6 +31,11 @@ struct ProviderCall {
 };
 using ProviderTimes = std::map<Provider, TimingStats>;
 
+// A GEMM of the problem on one operand slot of its buffers (an input set or a rotated copy, with
+// the tight leading dimensions), enqueued on a stream: how bench runs an implementation that is
+// handed plain pointers at each call rather than prepared for these buffers (the runtime library).
+using BufferGemm = std::function<void(const GemmOperands& operands, cudaStream_t stream)>;
+
 // What checking a kernel's output found.
 struct Verification {
   bool passed = false;
@@ -49,6 +54,12 @@ class ProblemMeasurement {
 
   // Our kernel's call; under the rotate policy with its rotation (TimedCall::rotation).
   ProviderCall kernel_call(const PreparedKernel& kernel) const;
+  // `gemm` as `provider`'s call, with the same rotation.
+  ProviderCall gemm_call(Provider provider, BufferGemm gemm) const;
+  // `gemm` once on every operand slot, then a synchronize: an implementation that allocates or
+  // caches on first use (per stream, per operands) has done so before a CUDA graph captures it,
+  // where allocating is an error.
+  void warm_up(const BufferGemm& gemm) const;
   std::array<double, 2> max_abs_reference() const;  // per input set
 
   // A compiled kernel loaded and bound to this problem's buffers (GpuError when it cannot be).
@@ -62,6 +73,7 @@ class ProblemMeasurement {
   // The kernel's output on both input sets against their references. Keeps the first set's
   // output for verify_again.
   Verification verify(const PreparedKernel& kernel) const;
+  Verification verify(const BufferGemm& gemm) const;
   // After `launches` further launches: still within tolerance, and the same bits as the output
   // verify kept (split-K counters reset, no races, a summation order that does not vary).
   Verification verify_again(const PreparedKernel& kernel, long long launches) const;
@@ -111,6 +123,11 @@ class ProblemMeasurement {
   const LtAlgorithm* lt_algorithm(Provider provider) const;
   // The call on the first input set, with the same call on each rotated copy of the operands.
   TimedCall rotated(const std::function<TimedCall(int slot)>& call_on) const;
+  // One launch on operand slot `slot` (ProblemBuffers::operands).
+  using SlotLaunch = std::function<void(cudaStream_t stream, int slot)>;
+  ProviderCall slot_call(Provider provider, const SlotLaunch& launch) const;
+  SlotLaunch slot_launch(BufferGemm gemm) const;
+  Verification verify_slots(const SlotLaunch& launch) const;
 
   std::vector<LtAlgorithm> lt_algorithms_;
   std::optional<std::size_t> lt_fastest_;  // index into lt_algorithms_, once autotuned

@@ -19,6 +19,16 @@ bool same_kind(const Problem& x, const Problem& y) { return x.layout == y.layout
 
 }  // namespace
 
+std::string_view to_string(Route route) {
+  switch (route) {
+    case Route::OursExact: return "ours_exact";
+    case Route::OursNearest: return "ours_nearest";
+    case Route::LibraryRecorded: return "cublaslt_recorded";
+    case Route::LibraryHeuristic: return "cublaslt_heuristic";
+  }
+  return "unknown";
+}
+
 ConfigCheck family_rules_check(const DeviceLimits& device) {
   return [device](const DispatchEntry& entry, const Problem& problem) {
     // The kernel ABI passes M, N and K as int.

@@ -11,6 +11,7 @@
 // pointers not 16-byte aligned) always go to cuBLASLt.
 #include <functional>
 #include <string>
+#include <string_view>
 
 #include "core/problem.hpp"
 #include "runtime/dispatch_table.hpp"
@@ -24,6 +25,10 @@ enum class Route {
   LibraryRecorded,   // cuBLASLt with the algorithm tune found fastest at this shape
   LibraryHeuristic,  // cuBLASLt with its heuristic's first algorithm
 };
+
+// "ours_exact", "ours_nearest", "cublaslt_recorded", "cublaslt_heuristic": how bench's reports name
+// the route a call took.
+std::string_view to_string(Route route);
 
 struct Decision {
   Route route = Route::LibraryHeuristic;

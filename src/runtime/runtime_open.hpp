@@ -18,9 +18,10 @@ struct RuntimeInput {
   std::unique_ptr<CubinSource> cubins;
 };
 
-// A folder is read as a bundle, a file as a tuning database (read only, never written). Throws
-// RuntimeError (CL2_ERROR_BAD_INPUT_FILE) naming the path and the fix.
-RuntimeInput read_runtime_input(const std::string& path);
+// A folder is read as a bundle, a file as a tuning database (read only, never written), whose
+// winners are compiled on first use through the kernel cache `cache_dir`. Throws RuntimeError
+// (CL2_ERROR_BAD_INPUT_FILE) naming the path and the fix.
+RuntimeInput read_runtime_input(const std::string& path, const std::string& cache_dir = default_cache_dir());
 RuntimeInput read_embedded_input(const cl2_embedded_bundle& bundle);
 
 struct TableChoice {

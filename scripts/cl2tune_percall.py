@@ -1,0 +1,143 @@
+#!/usr/bin/env python3
+"""cl2tune's per-call time and results on a shapes file (issue 12, acceptance 2), on the GPU.
+
+    PYTHONPATH=python python3 scripts/cl2tune_percall.py --db tuned.sqlite \\
+        --shapes configs/shapes/quickstart.json --bench-csv bench-out/bench.csv [--calls 2000]
+
+For each shape (TN: b is a weight seen transposed, as nn.Linear keeps it; fp32 accumulation) it
+checks cl2tune's Runtime.matmul and torch.matmul against an fp32 product of the same fp16 inputs
+(uniform in [-0.5, 0.5]) with the verification tolerance of cuda-l2-tune (4 * 2^-11 * max|ref| +
+1e-3), and times both per call: CUDA events around --calls back-to-back calls from Python (so the
+host cost of each call, ctypes and the output allocation included, is in the figure wherever it
+exceeds the GPU time), the median of five such runs of up to --calls calls and about 20 ms. Beside them it prints bench's offline per-call
+wall figures for providers ours and runtime from --bench-csv (a bench run of the same shapes and
+database), and the difference of cl2tune's time from bench's figure for ours, which acceptance 2
+asks to be within 2 us. Exits 1 where a result is outside the tolerance, 2 on bad input.
+"""
+import argparse
+import csv
+import json
+import statistics
+import sys
+
+TOLERANCE_ULPS = 4 * 2.0 ** -11
+TOLERANCE_FLOOR = 1e-3
+WITHIN_US = 2.0
+RUN_US = 20000.0
+
+
+def fail(message):
+    print(f"cl2tune_percall: {message}", file=sys.stderr)
+    sys.exit(2)
+
+
+def load_shapes(path):
+    """[(m, n, k)] of the TN fp32-accumulation shapes of a shapes file, in its order."""
+    try:
+        with open(path) as f:
+            entries = json.load(f)
+    except (OSError, ValueError) as e:
+        fail(f"{path}: cannot read the shapes file ({e}); give a cuda-l2-tune shapes file")
+    shapes = []
+    for entry in entries:
+        if isinstance(entry, list):
+            shapes.append(tuple(entry))
+        elif entry.get("layout", "tn") == "tn" and entry.get("accum", "f32") == "f32":
+            shapes.append((entry["m"], entry["n"], entry["k"]))
+    return shapes
+
+
+def load_bench_walls(path):
+    """{(m, n, k): {provider: offline wall us}} from bench.csv (TN, fp32 accumulation rows)."""
+    walls = {}
+    try:
+        with open(path, newline="") as f:
+            for row in csv.DictReader(f):
+                if row["mode"] != "offline" or row["layout"] != "tn" or row["accum"] != "f32" or not row["wall_us"]:
+                    continue
+                key = (int(row["M"]), int(row["N"]), int(row["K"]))
+                walls.setdefault(key, {})[row["provider"]] = float(row["wall_us"])
+    except (OSError, KeyError, ValueError) as e:
+        fail(f"{path}: cannot read bench's per-call figures ({e}); give the bench.csv of a bench run")
+    return walls
+
+
+def events_us(torch, call, calls):
+    """CUDA event time around `calls` back-to-back calls, per call."""
+    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    start.record()
+    for _ in range(calls):
+        call()
+    end.record()
+    torch.cuda.synchronize()
+    return start.elapsed_time(end) * 1000.0 / calls
+
+
+def per_call_us(torch, call, max_calls):
+    """Median over five runs of back-to-back calls, per call. A run is up to `max_calls` calls and
+    ~20 ms, so that large shapes do not take minutes."""
+    estimate = events_us(torch, call, 10)  # also the warm-up
+    calls = max(20, min(max_calls, int(RUN_US / max(estimate, 1e-3))))
+    return statistics.median(events_us(torch, call, calls) for _ in range(5))
+
+
+def cell(value, digits=2):
+    return "-" if value is None else f"{value:.{digits}f}"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--db", required=True, help="tuning database or bundle folder for libcl2")
+    parser.add_argument("--shapes", required=True, help="shapes file (TN f32 shapes are checked)")
+    parser.add_argument("--bench-csv", help="bench.csv of a bench run of these shapes with providers ours,runtime")
+    parser.add_argument("--calls", type=int, default=2000, help="back-to-back calls per timed run, at most")
+    args = parser.parse_args()
+    if args.calls < 1:
+        fail(f"--calls {args.calls}: give at least 1")
+    shapes = load_shapes(args.shapes)
+    walls = load_bench_walls(args.bench_csv) if args.bench_csv else {}
+
+    try:
+        import torch
+    except ImportError:
+        fail("PyTorch is not installed; install it to check cl2tune")
+    import cl2tune
+
+    torch.manual_seed(0)
+    torch.backends.cuda.matmul.allow_tf32 = False
+    rt = cl2tune.Runtime(args.db)
+    header = ("shape", "route", "max|cl2-ref|/tol", "max|torch-cl2|/tol", "cl2tune us/call",
+              "torch us/call", "bench ours wall", "bench runtime wall", "cl2tune - ours", "within 2 us")
+    print("| " + " | ".join(header) + " |")
+    print("|" + "---|" * len(header))
+    wrong, within, compared = 0, 0, 0
+    with torch.no_grad():
+        for m, n, k in shapes:
+            a = torch.rand(m, k, device="cuda", dtype=torch.float16) - 0.5
+            w = torch.rand(n, k, device="cuda", dtype=torch.float16) - 0.5
+            b = w.t()
+            ref = a.float() @ b.float()
+            tol = TOLERANCE_ULPS * ref.abs().max().item() + TOLERANCE_FLOOR
+            got, lib = rt.matmul(a, b), torch.matmul(a, b)
+            vs_ref = (got.float() - ref).abs().max().item() / tol
+            vs_torch = (got.float() - lib.float()).abs().max().item() / tol
+            ok = vs_ref <= 1 and vs_torch <= 1 and bool(torch.isfinite(got).all())
+            wrong += not ok
+            cl2_us = per_call_us(torch, lambda: rt.matmul(a, b), args.calls)
+            torch_us = per_call_us(torch, lambda: torch.matmul(a, b), args.calls)
+            bench = walls.get((m, n, k), {})
+            ours = bench.get("ours")
+            delta = None if ours is None else cl2_us - ours
+            if delta is not None:
+                compared += 1
+                within += abs(delta) <= WITHIN_US
+            print(f"| {m}x{n}x{k} | {rt.describe(m, n, k).split(':')[0]} | {vs_ref:.3f}{'' if ok else ' FAIL'} | "
+                  f"{vs_torch:.3f} | {cl2_us:.2f} | {torch_us:.2f} | {cell(ours)} | {cell(bench.get('runtime'))} | "
+                  f"{cell(delta)} | {'-' if delta is None else ('yes' if abs(delta) <= WITHIN_US else 'no')} |")
+    print(f"\ncl2tune_percall: results within tolerance: {len(shapes) - wrong} of {len(shapes)}; "
+          f"per-call time within {WITHIN_US:g} us of bench's ours: {within} of {compared}")
+    return 1 if wrong else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

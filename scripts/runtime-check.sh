@@ -1,0 +1,144 @@
+#!/usr/bin/env bash
+# Issue 12's acceptance checks of the runtime library (libcl2), on the GPU machine:
+#  1. nearest-shape dispatch: the 20 shapes of configs/shapes/untuned-sample.json are tuned directly
+#     into DIRECT_DB, then benched with ours from DIRECT_DB and the runtime dispatching from BASE_DB,
+#     which lacks them: the geomean of runtime vs ours (offline GPU time) must reach 0.9; every
+#     result is verified by bench before it is timed;
+#  2. cl2tune: Runtime.matmul against torch.matmul and its per-call time against bench's per-call
+#     figure for ours on the quickstart shapes (scripts/cl2tune_percall.py), and the model-shaped
+#     demo end to end (scripts/torch_demo.py); both are skipped, saying so, where PyTorch is missing.
+# BASE_DB must have been tuned by this commit's templates (the runtime compiles each winner from
+# its template, and refuses one whose template changed since): a database from an older commit
+# fails at the first shape. Without BASE_DB, grid-125 is tuned into $DBS/base-grid125.sqlite first.
+# Prepared on the CPU machine (binaries, libcl2.so and the candidates' cubins in .carry/):
+#   mkdir -p .carry && python3 scripts/torch_demo.py --shapes-out .carry/demo-shapes.json
+#   scripts/carry-build.sh "--shapes configs/shapes/untuned-sample.json" "--shapes configs/shapes/quickstart.json" \
+#     "--shapes .carry/demo-shapes.json --max-candidates 8" ["--shapes configs/shapes/grid-125.json --max-candidates 8"]
+# then, on the GPU machine:
+#   OUT=/some/folder [DBS=db] [BASE_DB=grid125.sqlite] [QUICK_DB=...] [DEMO_DB=...] \
+#     [MAX_CANDIDATES=24] [BASE_MAX_CANDIDATES=8] [DEMO_MAX_CANDIDATES=8] [STEPS=direct,percall,demo] \
+#     scripts/runtime-check.sh
+# BASE_DB, QUICK_DB (the quickstart shapes) and DEMO_DB (torch_demo.py's GEMMs) are used as they
+# are where given, else tuned into $DBS (default $OUT) as base-grid125.sqlite, quickstart.sqlite and
+# demo.sqlite; the sample is always tuned, into $DBS/direct.sqlite. tune skips the shapes a
+# database already has winners for, so a run that was stopped resumes where it was: on a lent
+# machine whose $OUT starts empty at each call, give DBS a folder outside it (db/ keeps them) and
+# they are copied into $OUT after each step. MAX_CANDIDATES is tune's --max-candidates for the
+# directly tuned shapes (default tune's own, 24), so the comparison is with a full tuning of them.
+# STEPS picks the parts (default all three), so that each call stays under a lent machine's time
+# per command. Everything goes under $OUT: direct/ (bench's summary.md, bench.csv, run.json, ...),
+# direct-runtime.md (its runtime section), percall-bench/, percall.md, torch_demo.log, the
+# databases, *.log, env.txt, and result.txt, to which each run appends its verdicts; tar it whole.
+# Exits 1 when a check failed, 2 on bad input.
+set -uo pipefail
+cd "$(dirname "$0")/.." || exit 2
+# Inputs first, before anything is unpacked or written.
+for given in BASE_DB QUICK_DB DEMO_DB; do
+  if [ -n "${!given:-}" ] && [ ! -e "${!given}" ]; then
+    echo "$given=${!given}: no such file; give a database tuned on this GPU by this commit, or leave $given out" >&2
+    exit 2
+  fi
+done
+source scripts/carry-env.sh
+tool="$PWD/.carry/bin/cuda-l2-tune"
+[ -x "$tool" ] || tool="$PWD/build/cuda-l2-tune"
+export PYTHONPATH="$PWD/python${PYTHONPATH:+:$PYTHONPATH}"
+if [ -z "${CL2_LIBRARY:-}" ] && [ -f .carry/bin/libcl2.so ]; then export CL2_LIBRARY="$PWD/.carry/bin/libcl2.so"; fi
+steps=",${STEPS:-direct,percall,demo},"
+dbs="${DBS:-$OUT}"
+mkdir -p "$dbs"
+result="$OUT/result.txt"
+echo "== runtime-check $(date -u +%Y-%m-%dT%H:%M:%SZ), STEPS=${STEPS:-direct,percall,demo}" >> "$result"
+status=0
+
+say() { echo "$*" | tee -a "$result"; }
+has_step() { [[ "$steps" == *",$1,"* ]]; }
+has_torch() { python3 -c 'import torch, sys; sys.exit(0 if torch.cuda.is_available() else 1)' 2>/dev/null; }
+
+# tune SHAPES DB LOG [MAX_CANDIDATES]: resumable; the exit status goes to the log, and a copy of
+# the database to $OUT where it is kept elsewhere.
+tune_into() {
+  local start=$SECONDS
+  "$tool" tune --shapes "$1" --db "$2" ${4:+--max-candidates "$4"} --watchdog-seconds 10 >> "$OUT/$3" 2>&1
+  echo "tune exit $? after $((SECONDS - start)) s" >> "$OUT/$3"
+  if [ -f "$2" ] && [ "$(cd "$(dirname "$2")" && pwd)" != "$(cd "$OUT" && pwd)" ]; then cp "$2" "$OUT/"; fi
+}
+
+{
+  nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks_throttle_reasons.active --format=csv
+  echo "commit: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
+  python3 -c 'import torch; print("torch", torch.__version__)' 2>&1 | tail -1
+} > "$OUT/env.txt" 2>&1
+
+if has_step direct; then
+  base_db="${BASE_DB:-$dbs/base-grid125.sqlite}"
+  [ -n "${BASE_DB:-}" ] || tune_into configs/shapes/grid-125.json "$base_db" base-tune.log "${BASE_MAX_CANDIDATES:-8}"
+  direct_db="$dbs/direct.sqlite"
+  tune_into configs/shapes/untuned-sample.json "$direct_db" direct-tune.log "${MAX_CANDIDATES:-}"
+  start=$SECONDS
+  "$tool" bench --shapes configs/shapes/untuned-sample.json --db "$direct_db" --runtime-db "$base_db" \
+    --providers ours,runtime,cublaslt_autotune --mode offline --out "$OUT/direct" > "$OUT/direct-bench.log" 2>&1
+  bench_status=$?
+  echo "bench exit $bench_status after $((SECONDS - start)) s" >> "$OUT/direct-bench.log"
+  if [ "$bench_status" != 0 ]; then
+    say "acceptance 1: bench failed (exit $bench_status): $(grep -v '^bench exit' "$OUT/direct-bench.log" | tail -1)"
+    status=1
+  else
+    sed -n '/^## The runtime library/,/^## Best and worst/p' "$OUT/direct/summary.md" | sed '$d' > "$OUT/direct-runtime.md"
+    cat "$OUT/direct-runtime.md"
+    # The summary's own lines: the geomean, the other two comparisons, and where the runtime went.
+    grep -F -e '- runtime (libcl2) vs ' -e '- ours vs cuBLASLt-autotune' -e 'Routes:' "$OUT/direct/summary.md" >> "$result"
+    ratio=$(sed -n 's/^- runtime (libcl2) vs ours, offline GPU time: geomean \([0-9.]*\).*/\1/p' "$OUT/direct/summary.md")
+    if [ -z "$ratio" ]; then
+      say "acceptance 1: no runtime-vs-ours geomean in $OUT/direct/summary.md"
+      status=1
+    elif awk -v r="$ratio" 'BEGIN { exit !(r >= 0.9) }'; then
+      say "acceptance 1: PASS, runtime (nearest-shape dispatch) / ours tuned directly = $ratio (>= 0.9)"
+    else
+      say "acceptance 1: FAIL, runtime (nearest-shape dispatch) / ours tuned directly = $ratio (< 0.9)"
+      status=1
+    fi
+    if grep -q 'ours_exact' "$OUT/direct/bench.csv"; then
+      say "note: BASE_DB holds some of these shapes (route ours_exact): those are not nearest-shape dispatch"
+    fi
+  fi
+fi
+
+if has_step percall; then
+  if ! has_torch; then
+    say "acceptance 2 (cl2tune per call): skipped, no PyTorch with CUDA"
+  else
+    quick_db="${QUICK_DB:-$dbs/quickstart.sqlite}"
+    [ -n "${QUICK_DB:-}" ] || tune_into configs/shapes/quickstart.json "$quick_db" quick-tune.log "${MAX_CANDIDATES:-}"
+    "$tool" bench --shapes configs/shapes/quickstart.json --db "$quick_db" --providers ours,runtime \
+      --mode offline --out "$OUT/percall-bench" > "$OUT/percall-bench.log" 2>&1
+    echo "bench exit $?" >> "$OUT/percall-bench.log"
+    python3 scripts/cl2tune_percall.py --db "$quick_db" --shapes configs/shapes/quickstart.json \
+      --bench-csv "$OUT/percall-bench/bench.csv" > "$OUT/percall.md" 2>&1
+    percall_status=$?
+    cat "$OUT/percall.md"
+    say "acceptance 2 (cl2tune per call): exit $percall_status; $(tail -1 "$OUT/percall.md")"
+    [ "$percall_status" = 0 ] || status=1
+  fi
+fi
+
+if has_step demo; then
+  if ! has_torch; then
+    say "acceptance 2 (torch_demo.py): skipped, no PyTorch with CUDA"
+  else
+    demo_db="${DEMO_DB:-$dbs/demo.sqlite}"
+    if [ -z "${DEMO_DB:-}" ]; then
+      python3 scripts/torch_demo.py --shapes-out "$OUT/demo-shapes.json"
+      tune_into "$OUT/demo-shapes.json" "$demo_db" demo-tune.log "${DEMO_MAX_CANDIDATES:-8}"
+    fi
+    python3 scripts/torch_demo.py --db "$demo_db" > "$OUT/torch_demo.log" 2>&1
+    demo_status=$?
+    cat "$OUT/torch_demo.log"
+    say "acceptance 2 (torch_demo.py): exit $demo_status; $(grep -c '^tokens' "$OUT/torch_demo.log") token counts run"
+    grep '^tokens' "$OUT/torch_demo.log" >> "$result"
+    [ "$demo_status" = 0 ] || status=1
+  fi
+fi
+
+echo "runtime-check: wrote $OUT (verdicts in result.txt)"
+exit "$status"

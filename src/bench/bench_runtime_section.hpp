@@ -1,0 +1,14 @@
+#pragma once
+// summary.md's section on the runtime library (provider "runtime"), kept apart from the tables of
+// our kernels alone: its speedups over ours and over cuBLASLt-autotune beside ours over
+// cuBLASLt-autotune, and where it sent each shape (exact winner, nearest tuned shape, cuBLASLt).
+#include <string>
+
+#include "bench/bench_view.hpp"
+
+namespace cl2 {
+
+// Empty for a run without the runtime.
+std::string runtime_section(const BenchView& view);
+
+}  // namespace cl2

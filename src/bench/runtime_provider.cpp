@@ -1,0 +1,66 @@
+#include "bench/runtime_provider.hpp"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <string_view>
+
+#include "core/errors.hpp"
+#include "runtime/runtime_error.hpp"
+
+namespace cl2 {
+
+namespace {
+
+// The runtime's own messages name the path and what is wrong with it; bench adds the option. A
+// database's fix names --db, the option every other command reads one from: here it is this one.
+UserError option_error(const RuntimeError& error) {
+  constexpr std::string_view kDb = "--db", kOption = "--runtime-db";
+  std::string message = error.what();
+  for (std::size_t at = 0; (at = message.find(kDb, at)) != std::string::npos; at += kOption.size())
+    message.replace(at, kDb.size(), kOption);
+  return UserError(fmt::format("{}: {}", kOption, message));
+}
+
+}  // namespace
+
+RuntimeInput read_runtime_db(const std::string& path, const std::string& cache_dir) {
+  std::error_code error;
+  if (!std::filesystem::exists(path, error))
+    throw UserError(fmt::format("--runtime-db {}: no such file or folder; pass a tuning database or a bundle folder "
+                                "(export --format bundle), or leave the option out to dispatch from --db",
+                                path));
+  try {
+    return read_runtime_input(path, cache_dir);
+  } catch (const RuntimeError& e) {
+    throw option_error(e);
+  }
+}
+
+RuntimeProvider::RuntimeProvider(RuntimeInput input) {
+  try {
+    runtime_ = open_runtime(std::move(input), 0);
+  } catch (const RuntimeError& e) {
+    throw option_error(e);
+  }
+}
+
+ProviderCall RuntimeProvider::call(const ProblemMeasurement& measurement, RuntimeRoute& route) {
+  const Problem problem = measurement.problem();
+  Runtime& runtime = *runtime_;
+  auto gemm_call = [problem](const GemmOperands& o, cudaStream_t stream) {
+    return GemmCall{problem, o.a, o.lda, o.b, o.ldb, o.c, o.ldc, stream};
+  };
+  const Decision* taken = nullptr;  // decisions live as long as the runtime
+  measurement.warm_up([&](const GemmOperands& o, cudaStream_t s) { taken = &runtime.gemm(gemm_call(o, s)); });
+  route = {std::string(to_string(taken->route)), taken->why};
+  const BufferGemm gemm = [&runtime, gemm_call](const GemmOperands& o, cudaStream_t s) {
+    runtime.gemm(gemm_call(o, s));
+  };
+  if (const Verification verified = measurement.verify(gemm); !verified.passed)
+    throw std::runtime_error(fmt::format("{}: the runtime's result fails verification ({}): {}", problem.text(),
+                                         route.detail, verified.failure));
+  return measurement.gemm_call(Provider::Runtime, gemm);
+}
+
+}  // namespace cl2
