@@ -58,27 +58,16 @@ def _library():
 
 
 _torch_module = None
-_raw_stream = None
 
 
 def _torch():
     """PyTorch, imported on first use (a call pays for the import once, not per call)."""
-    global _torch_module, _raw_stream
+    global _torch_module
     if _torch_module is None:
         import torch
 
         _torch_module = torch
-        # The current stream as a raw handle without building a torch.cuda.Stream object, where this
-        # PyTorch has it: per call, current_stream() took several microseconds of a call whose
-        # whole host cost is the point of this package.
-        _raw_stream = getattr(torch._C, "_cuda_getCurrentRawStream", None)
     return _torch_module
-
-
-def _current_stream(torch, device):
-    if _raw_stream is not None:
-        return _raw_stream(device.index)
-    return torch.cuda.current_stream(device).cuda_stream
 
 
 def _check(status):
@@ -135,7 +124,7 @@ class Runtime:
             return c
         if k == 0:
             return c.zero_()
-        stream = _current_stream(torch, a.device)
+        stream = torch.cuda.current_stream(a.device).cuda_stream
         _check(_library().cl2_gemm(self._handle, layout, ACCUM[accum], m, n, k, a.data_ptr(), a.stride(0),
                                    b.data_ptr(), ldb, c.data_ptr(), n, stream))
         return c
