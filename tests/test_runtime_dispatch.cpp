@@ -85,6 +85,19 @@ TEST(RuntimeDispatch, UntunedShapeRunsTheNearestValidWinner) {
   EXPECT_EQ(odd_k.entry, &table().entries[1]);
 }
 
+TEST(RuntimeDispatch, NearestIsTheTunedShapeNotTheFirstWithItsConfiguration) {
+  // One configuration won at a far shape listed first and at a near one: the near shape is the one
+  // dispatched to and named (it was reported as tuned at the far one).
+  DispatchTable shared;
+  const KernelConfig config = sm90_config(tn(256, 256, 256), no_kb_pair);
+  shared.entries.push_back(entry(tn(64, 12288, 64), config));
+  shared.entries.push_back(entry(tn(1024, 1024, 4096), config));
+  const Decision d = decide(shared, tn(777, 1024, 4096), true, family_rules_check(h200_limits()));
+  EXPECT_EQ(d.route, Route::OursNearest);
+  EXPECT_EQ(d.entry, &shared.entries[1]);
+  EXPECT_NE(d.why.find("tuned at 1024x1024x4096"), std::string::npos) << d.why;
+}
+
 TEST(RuntimeDispatch, NothingValidGoesToTheLibrary) {
   // sm90 reads rows of A with TMA: K % 8 != 0 fits no tuned configuration.
   EXPECT_EQ(choose(tn(3000, 4096, 4097)).route, Route::LibraryHeuristic);

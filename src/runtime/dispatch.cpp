@@ -65,13 +65,14 @@ Decision decide(const DispatchTable& table, const Problem& problem, bool ours_al
   std::vector<std::pair<Problem, KernelConfig>> tuned;
   tuned.reserve(table.entries.size());
   for (const DispatchEntry& entry : table.entries) tuned.emplace_back(entry.problem, entry.config);
-  for (const KernelConfig& config : nearest_winners(tuned, problem, tuned.size()))
-    for (const DispatchEntry& entry : table.entries)
-      if (entry.config == config && same_kind(entry.problem, problem)) {
-        if (!allowed(entry, problem)) break;
-        return {Route::OursNearest, &entry,
-                fmt::format("ours nearest (tuned at {}): {}", entry.problem.shape.text(), entry.config.label())};
-      }
+  // The entry itself, not the first with its configuration: a configuration that won at several
+  // shapes was reported as tuned at whichever of them the table listed first.
+  for (const std::size_t i : nearest_tuned(tuned, problem)) {
+    const DispatchEntry& entry = table.entries[i];
+    if (allowed(entry, problem))
+      return {Route::OursNearest, &entry,
+              fmt::format("ours nearest (tuned at {}): {}", entry.problem.shape.text(), entry.config.label())};
+  }
   return {Route::LibraryHeuristic, nullptr,
           table.entries.empty() ? "cublaslt heuristic: nothing tuned for this GPU"
                                 : "cublaslt heuristic: no tuned configuration is valid for this shape"};

@@ -11,6 +11,12 @@
 
 namespace cl2 {
 
+// Indices into `tuned` of the problems with the same layout and accumulator as `problem`, nearest
+// first by the distance between log2 M, log2 N and log2 K (the problem itself counts, at distance 0);
+// equal distances keep the order of `tuned`.
+std::vector<std::size_t> nearest_tuned(const std::vector<std::pair<Problem, KernelConfig>>& tuned,
+                                       const Problem& problem);
+
 // The winners of `tuned` (problem, winning configuration) with the same layout and accumulator as
 // `problem`, nearest first by the distance between log2 M, log2 N and log2 K (the problem itself
 // counts, at distance 0), each configuration once, at most `count`.
