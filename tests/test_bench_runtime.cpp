@@ -83,6 +83,19 @@ TEST(BenchRuntime, PlanDispatchesFromTheRuntimeDbOrTheDb) {
   EXPECT_EQ(make_bench_plan(options).runtime_db, "") << "no runtime, nothing to open";
 }
 
+TEST(BenchRuntime, OnlyARuntimeAskedForExcusesADbWithoutTheShapes) {
+  // Within the default `all` the runtime is benched too, but a --db without winners for the
+  // shapes stays the "tune them first" error; named, or given its own database, it is not.
+  BenchOptions options;
+  options.db_path = "tuned.sqlite";
+  EXPECT_FALSE(make_bench_plan(options).runtime_explicit);
+  options.providers = {"ours", "runtime"};
+  EXPECT_TRUE(make_bench_plan(options).runtime_explicit);
+  options.providers = {"all"};
+  options.runtime_db_path = "other.sqlite";
+  EXPECT_TRUE(make_bench_plan(options).runtime_explicit);
+}
+
 TEST(BenchRuntime, BadRuntimeDbIsOneLineNamingTheOption) {
   cl2_test::ScratchDir dir;
   const std::string shapes = dir.write("shapes.json", "[[64, 64, 64]]");

@@ -49,9 +49,10 @@ int run_bench(const BenchOptions& options) {
   const std::int64_t device_id = device_in_db(*db, run.device);
   std::size_t with_winner = 0;
   for (const auto& problem : problems) with_winner += db->winner(device_id, problem).has_value();
-  // The runtime dispatches every shape (to the nearest tuned one, or cuBLASLt): with it, a shapes
-  // file that --db never tuned is still worth benching.
-  if (with_winner == 0 && !runtime_input)
+  // The runtime dispatches every shape (to the nearest tuned one, or cuBLASLt): asked for by name, a
+  // shapes file that --db never tuned is still worth benching. Within the default `all`, a --db
+  // without these shapes (or tuned on another GPU) is the user's mistake, as it was before.
+  if (with_winner == 0 && !plan.runtime_explicit)
     throw UserError(fmt::format("{}: no winners for {} among the shapes of {}; tune them first",
                                 options.db_path, run.device.name, options.shapes_path));
   run.measured_at = utc_now();

@@ -68,6 +68,7 @@ BenchPlan make_bench_plan(const BenchOptions& options) {
                                   provider_names(bench_providers())));
     plan.providers.insert(*provider);
     plan.torch_explicit = plan.torch_explicit || *provider == Provider::Torch;
+    plan.runtime_explicit = plan.runtime_explicit || *provider == Provider::Runtime;
   }
   if (options.server_samples < 1) throw UserError("--server-samples must be at least 1");
   plan.trace = options.trace_kernels;
@@ -75,8 +76,10 @@ BenchPlan make_bench_plan(const BenchOptions& options) {
     throw UserError(fmt::format("--trace-kernels with --mode {}: traces are held against the offline GPU time; "
                                 "use --mode offline or both",
                                 options.mode));
-  if (plan.providers.count(Provider::Runtime))
+  if (plan.providers.count(Provider::Runtime)) {
     plan.runtime_db = options.runtime_db_path.empty() ? options.db_path : options.runtime_db_path;
+    plan.runtime_explicit = plan.runtime_explicit || !options.runtime_db_path.empty();
+  }
   else if (!options.runtime_db_path.empty())
     throw UserError(fmt::format("--runtime-db {}: the runtime is not among --providers; add runtime to them, or "
                                 "leave --runtime-db out",

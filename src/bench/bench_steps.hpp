@@ -26,6 +26,8 @@ struct BenchPlan {
   bool offline = true, server = true;
   bool trace = false;               // trace each offline-timed call (--trace-kernels)
   std::string runtime_db;           // what provider runtime dispatches from; "" where it is not asked for
+  bool runtime_explicit = false;    // named in --providers, or --runtime-db given: benched even where --db
+                                    // has no winner for the shapes
 };
 
 // Validates --mode, --providers, --interval-ms, --trace-kernels and --runtime-db (which needs
