@@ -109,6 +109,41 @@ TEST(Sm90Space, WeightStreamingPlanVariesTileAtomsAndSchedule) {
   EXPECT_TRUE(one_wave && persistent);
 }
 
+// A kernel that streams a weight matrix from DRAM once (M up to 32 on one tile column) sizes its
+// ring so that the grid keeps 8 to 14 MB of loads in flight (3 stages where even that holds more,
+// the deepest that fits where none reaches 8), with as many CTAs per SM as make the grid resident.
+TEST(Sm90Space, WeightStreamingRingsKeepEightToFourteenMegabytesInFlight) {
+  const DeviceLimits h200 = limits_for_arch("sm_90a");
+  for (const GemmShape shape : {GemmShape{1, 13824, 5120}, GemmShape{16, 4096, 4096}, GemmShape{32, 5120, 5120}}) {
+    const Problem problem{shape, Layout::TN, Accum::F32, L2Policy::Rotate};
+    SCOPED_TRACE(problem.text());
+    bool several_per_sm = false;
+    std::size_t streaming = 0;
+    for (const auto& c : enumerate_family(sm90(), problem, h200)) {
+      const auto& p = c.config;
+      const std::int64_t rows = p.at("SWAP_AB") ? shape.n : shape.m, cols = p.at("SWAP_AB") ? shape.m : shape.n;
+      const bool one_column = p.at("BM") >= rows || p.at("BN") >= cols;
+      if (!one_column || p.at("PERSISTENT") || p.at("STREAM_K")) continue;
+      SCOPED_TRACE(p.label());
+      ++streaming;
+      const std::int64_t ctas = c.launch.grid[0];
+      const std::int64_t per_sm = (ctas + h200.num_sms - 1) / h200.num_sms;
+      EXPECT_LE(per_sm, 3);
+      EXPECT_LE(per_sm * (c.launch.smem_bytes + 1024), h200.smem_per_sm);
+      several_per_sm = several_per_sm || per_sm > 1;
+      const std::int64_t stage = (p.at("BM") + p.at("BN")) * 2 * 64 * (std::int64_t(1) << p.at("KB_PAIR"));
+      const double in_flight_mb = double(ctas * p.at("STAGES") * stage) / 1e6;
+      const bool deepest = (p.at("STAGES") + 1) * stage + c.launch.smem_bytes > h200.smem_per_sm / per_sm - 1024;
+      EXPECT_TRUE(in_flight_mb >= 8.0 || deepest) << in_flight_mb << " MB";
+      EXPECT_TRUE(in_flight_mb <= 14.0 || p.at("STAGES") == 3) << in_flight_mb << " MB";
+    }
+    EXPECT_GT(streaming, 0u);
+    if (shape.n > 4096) {
+      EXPECT_TRUE(several_per_sm);
+    }
+  }
+}
+
 // Operands that stay in the L2 (warm, under half of it) are not streamed: there the plan keeps
 // swapped tiles wider than M and the other consumer layouts.
 TEST(Sm90Space, InCacheSmallMPlanKeepsWideTilesAndConsumerLayouts) {
