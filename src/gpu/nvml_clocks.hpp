@@ -10,8 +10,8 @@ namespace cl2 {
 
 struct ClockReading {
   unsigned sm_mhz = 0;
-  // Slowed by power or thermal limits (NVML's SW/HW power cap, HW slowdown, SW/HW thermal and
-  // power-brake reasons); idle, application-clock and sync-boost reasons are not throttling.
+  // Slowed by HW slowdown, SW/HW thermal limits or the power brake. Not the SW power cap, where
+  // GEMMs under load settle (nvml_clocks.cpp), nor idle, application-clock or sync-boost reasons.
   bool throttled = false;
 };
 
