@@ -124,14 +124,14 @@ TEST(DbErrors, NewerSchemaIsRefused) {
   expect_rejected_unchanged(
       dir, path,
       "was written by a newer cuda-l2-tune (schema 7, this build reads up to " + std::to_string(kSchemaVersion) + "); upgrade "
-      "cuda-l2-tune or pick another --db");
+      "cuda-l2-tune or pick another --db path");
 }
 
 TEST(DbErrors, ReadOnlyNeedsAnExistingTuningDatabase) {
   TempDir dir;
   const std::string missing = dir.file("missing.sqlite");
   expect_user_error(missing, DbMode::ReadOnly,
-                    "no such tuning database; run `cuda-l2-tune tune` first or pass --db");
+                    "no such tuning database; run `cuda-l2-tune tune` first or pass --db an existing one");
   EXPECT_FALSE(fs::exists(missing));
 
   const std::string empty = dir.file("empty.sqlite");

@@ -64,6 +64,9 @@ TEST(RuntimeCapi, MissingOrDamagedInputsAreErrorsNotCrashes) {
   CL2_EXPECT_STATUS(cl2_open(dir.file("missing.sqlite").c_str(), &handle), CL2_ERROR_BAD_INPUT_FILE);
   write_bytes(dir.file("junk.sqlite"), "not a database at all, just some bytes that go on for a while");
   CL2_EXPECT_STATUS(cl2_open(dir.file("junk.sqlite").c_str(), &handle), CL2_ERROR_BAD_INPUT_FILE);
+  // The fix names what a C caller passed the path to, not a command-line option it does not have.
+  EXPECT_STREQ(cl2_last_error(), (dir.file("junk.sqlite") + ": is not a SQLite database; pass the path of a "
+                                  "cuda-l2-tune tuning database to cl2_open").c_str());
   const auto bundle = dir.path() / "bundle";
   write_sample_bundle(bundle);
   write_bytes((bundle / "table.json").string(), "{\"format\": \"cl2-bundle\", \"version\": 1, \"tab");

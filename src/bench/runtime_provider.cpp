@@ -12,15 +12,11 @@ namespace cl2 {
 
 namespace {
 
-// The runtime's own messages name the path and what is wrong with it; bench adds the option. A
-// database's fix names --db, the option every other command reads one from: here it is this one.
-UserError option_error(const RuntimeError& error) {
-  constexpr std::string_view kDb = "--db", kOption = "--runtime-db";
-  std::string message = error.what();
-  for (std::size_t at = 0; (at = message.find(kDb, at)) != std::string::npos; at += kOption.size())
-    message.replace(at, kDb.size(), kOption);
-  return UserError(fmt::format("{}: {}", kOption, message));
-}
+constexpr std::string_view kOption = "--runtime-db";
+
+// The runtime's own messages name the path, what is wrong with it and the fix (a database's, in
+// terms of this option); bench adds the option in front.
+UserError option_error(const RuntimeError& error) { return UserError(fmt::format("{}: {}", kOption, error.what())); }
 
 }  // namespace
 
@@ -31,7 +27,7 @@ RuntimeInput read_runtime_db(const std::string& path, const std::string& cache_d
                                 "(export --format bundle), or leave the option out to dispatch from --db",
                                 path));
   try {
-    return read_runtime_input(path, cache_dir);
+    return read_runtime_input(path, cache_dir, kOption);
   } catch (const RuntimeError& e) {
     throw option_error(e);
   }

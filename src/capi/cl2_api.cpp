@@ -72,7 +72,7 @@ cl2_status cl2_open(const char* path, cl2_handle** handle) { return cl2_open_wit
 cl2_status cl2_open_with_options(const char* path, unsigned flags, cl2_handle** handle) {
   return open_handle(handle, flags, [&] {
     if (!path || !*path) invalid("cl2_open: path is empty; pass a tuning database or a bundle folder");
-    return cl2::read_runtime_input(path);
+    return cl2::read_runtime_input(path, cl2::default_cache_dir(), "cl2_open");
   });
 }
 

@@ -56,11 +56,11 @@ std::string_view migration_script(int version) {
   throw std::logic_error(fmt::format("no schema migration to version {}", version));
 }
 
-void throw_newer_schema(const std::string& path, int version) {
+void throw_newer_schema(const std::string& path, int version, std::string_view path_option) {
   throw UserError(fmt::format(
       "{}: was written by a newer cuda-l2-tune (schema {}, this build reads up to {}); upgrade "
-      "cuda-l2-tune or pick another --db",
-      path, version, kSchemaVersion));
+      "cuda-l2-tune or pick another {} path",
+      path, version, kSchemaVersion, path_option));
 }
 
 int read_user_version(sqlite3* db) {

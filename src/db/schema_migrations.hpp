@@ -17,8 +17,9 @@ namespace cl2 {
 
 inline constexpr std::int32_t kApplicationId = 0x434C3254;  // "CL2T" in PRAGMA application_id
 
-// The one-line UserError for a database written by a newer build.
-[[noreturn]] void throw_newer_schema(const std::string& path, int version);
+// The one-line UserError for a database written by a newer build; `path_option` is where the
+// path came from, as the fix names it (an option such as --db, or a function of the C API).
+[[noreturn]] void throw_newer_schema(const std::string& path, int version, std::string_view path_option = "--db");
 
 // Brings a validated database up to kSchemaVersion; a no-op (and no write lock) when it is there.
 void migrate_schema(sqlite3* db, const std::string& path);

@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "db/records.hpp"
@@ -39,7 +40,10 @@ class TuningDb {
   // Throws UserError (one line naming the path and the fix) when: the folder cannot be created or
   // written, the file is not a SQLite database or is corrupt, it is a SQLite database of another
   // program, or its schema version is newer than kSchemaVersion. Nothing is written in those cases.
-  static std::unique_ptr<TuningDb> open(const std::string& path, DbMode mode);
+  // `path_option` is where the path came from, as the fixes name it: an option (--db,
+  // --runtime-db) or the C API's cl2_open.
+  static std::unique_ptr<TuningDb> open(const std::string& path, DbMode mode,
+                                        std::string_view path_option = "--db");
   ~TuningDb();
   TuningDb(const TuningDb&) = delete;
   TuningDb& operator=(const TuningDb&) = delete;

@@ -43,13 +43,13 @@ std::string describe_errno(int error) { return lowercase_first(std::strerror(err
 class Connection {
  public:
   // `name` is the file to name in errors where `filename` is a URI.
-  Connection(const std::string& filename, int flags, const std::string& name = {}) {
+  Connection(const std::string& filename, int flags, std::string_view path_option, const std::string& name = {}) {
     const int rc = sqlite3_open_v2(filename.c_str(), &db_, flags, nullptr);
     if (rc != SQLITE_OK) {
       sqlite3_close_v2(db_);  // SQLite hands out a handle even when the open fails
       fail(name.empty() ? filename : name,
            fmt::format("cannot open the database ({})", sqlite3_errstr(rc)),
-           "check the --db path and its permissions");
+           fmt::format("check the {} path and its permissions", path_option));
     }
     sqlite3_busy_timeout(db_, kBusyTimeoutMs);
   }
@@ -90,11 +90,11 @@ void ensure_writable_location(const std::string& path, bool file_exists) {
 }
 
 // Reads the 100-byte header SQLite files start with; an empty file is a valid empty database.
-void check_sqlite_header(const std::string& path) {
+void check_sqlite_header(const std::string& path, std::string_view path_option) {
   std::FILE* file = std::fopen(path.c_str(), "rb");
   if (!file)
     fail(path, fmt::format("cannot read the database ({})", describe_errno(errno)),
-         "check the --db path and its permissions");
+         fmt::format("check the {} path and its permissions", path_option));
   std::array<char, kSqliteHeaderBytes> header{};
   const std::size_t size = std::fread(header.data(), 1, header.size(), file);
   std::fclose(file);
@@ -102,7 +102,7 @@ void check_sqlite_header(const std::string& path) {
   const std::string_view magic(header.data(), kSqliteMagic.size());
   if (size < kSqliteHeaderBytes || magic != kSqliteMagic)
     fail(path, "is not a SQLite database",
-         "pass the path of a cuda-l2-tune tuning database to --db");
+         fmt::format("pass the path of a cuda-l2-tune tuning database to {}", path_option));
 }
 
 int query_int(sqlite3* db, const char* sql) {
@@ -129,23 +129,23 @@ std::string first_integrity_problem(sqlite3* db) {
 // makes none. That is safe only while no -wal exists (no writer is active and nothing awaits a
 // checkpoint); otherwise the side files exist already and a plain read-only open is the right way
 // to see the committed data.
-Connection open_without_trace(const std::string& path) {
-  if (fs::exists(path + "-wal")) return Connection(path, SQLITE_OPEN_READONLY);
+Connection open_without_trace(const std::string& path, std::string_view path_option) {
+  if (fs::exists(path + "-wal")) return Connection(path, SQLITE_OPEN_READONLY, path_option);
   std::string uri = "file:";
   for (const char c : path) {
     const bool plain = std::isalnum(static_cast<unsigned char>(c)) ||
                        std::string_view("/-._~").find(c) != std::string_view::npos;
     uri += plain ? std::string(1, c) : fmt::format("%{:02X}", static_cast<unsigned char>(c));
   }
-  return Connection(uri + "?immutable=1", SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, path);
+  return Connection(uri + "?immutable=1", SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, path_option, path);
 }
 
 // Checks that the file is ours, sound and not too new, without writing anything; returns its
 // schema version (0 for an empty file).
-int validate_contents(const std::string& path) {
-  constexpr std::string_view kCorruptFix = "restore it from a backup or pick another --db";
-  check_sqlite_header(path);
-  const Connection connection = open_without_trace(path);
+int validate_contents(const std::string& path, std::string_view path_option) {
+  const std::string corrupt_fix = fmt::format("restore it from a backup or pick another {} path", path_option);
+  check_sqlite_header(path, path_option);
+  const Connection connection = open_without_trace(path, path_option);
   sqlite3* db = connection.get();
   try {
     const int application_id = query_int(db, "PRAGMA application_id");
@@ -157,14 +157,14 @@ int validate_contents(const std::string& path) {
            fmt::format("is a SQLite database of another program (application_id 0x{:08X}, {} "
                        "tables), not a tuning database",
                        static_cast<std::uint32_t>(application_id), tables),
-           "pick another --db path");
-    if (version > kSchemaVersion) throw_newer_schema(path, version);
+           fmt::format("pick another {} path", path_option));
+    if (version > kSchemaVersion) throw_newer_schema(path, version, path_option);
     if (const auto problem = first_integrity_problem(db); !problem.empty())
-      fail(path, fmt::format("is corrupt ({})", problem), kCorruptFix);
+      fail(path, fmt::format("is corrupt ({})", problem), corrupt_fix);
     return version;
   } catch (const SqliteError& error) {
     if (error.code != SQLITE_CORRUPT && error.code != SQLITE_NOTADB) throw;
-    fail(path, fmt::format("is corrupt ({})", sqlite3_errstr(error.code)), kCorruptFix);
+    fail(path, fmt::format("is corrupt ({})", sqlite3_errstr(error.code)), corrupt_fix);
   }
 }
 
@@ -174,9 +174,9 @@ void configure_connection(sqlite3* db) { exec_sql(db, "PRAGMA foreign_keys = ON"
 // A database of an older schema, for reading: copied into memory and migrated there, so that
 // `show` and `export` read what an older build wrote while the file stays as it was (the next
 // `tune` upgrades the file itself).
-sqlite3* open_migrated_copy(const std::string& path) {
-  const Connection file = open_without_trace(path);
-  Connection copy(":memory:", SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, path);
+sqlite3* open_migrated_copy(const std::string& path, std::string_view path_option) {
+  const Connection file = open_without_trace(path, path_option);
+  Connection copy(":memory:", SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, path_option, path);
   sqlite3_backup* backup = sqlite3_backup_init(copy.get(), "main", file.get(), "main");
   if (!backup) throw_sqlite_error(copy.get(), sqlite3_errcode(copy.get()), "copying the database into memory");
   sqlite3_backup_step(backup, -1);
@@ -189,30 +189,32 @@ sqlite3* open_migrated_copy(const std::string& path) {
 }
 
 // Both openers hand over the validated, configured handle; the caller owns it.
-sqlite3* open_read_only(const std::string& path, bool migrate_copy) {
-  const int version = validate_contents(path);
+sqlite3* open_read_only(const std::string& path, bool migrate_copy, std::string_view path_option) {
+  const int version = validate_contents(path, path_option);
   if (version < kSchemaVersion && (version == 0 || !migrate_copy))
     fail(path,
          fmt::format("holds schema {}, this build reads schema {}", version, kSchemaVersion),
          fmt::format("run `cuda-l2-tune tune --db {}` to create or upgrade it", path));
-  if (version < kSchemaVersion) return open_migrated_copy(path);
+  if (version < kSchemaVersion) return open_migrated_copy(path, path_option);
   // Where we may write, a read-write connection kept from writing by query_only: as the last
   // connection to close, it removes the -wal and -shm files that opening a WAL database makes,
   // where a read-only one would leave them behind after every `show`. Elsewhere (a shared,
   // read-only copy) no writer can be at work either, so reading it as immutable is safe.
   const bool writable = ::access(path.c_str(), W_OK) == 0 &&
                         ::access(folder_of(path).c_str(), W_OK) == 0;
-  Connection connection = writable ? Connection(path, SQLITE_OPEN_READWRITE)
-                                   : open_without_trace(path);
+  Connection connection = writable ? Connection(path, SQLITE_OPEN_READWRITE, path_option)
+                                   : open_without_trace(path, path_option);
   configure_connection(connection.get());
   exec_sql(connection.get(), "PRAGMA query_only = ON");
   return connection.release();
 }
 
+// Only the CLI writes databases, named by --db.
 sqlite3* open_read_write(const std::string& path, bool exists) {
+  constexpr std::string_view kOption = "--db";
   ensure_writable_location(path, exists);
-  if (exists) validate_contents(path);
-  Connection connection(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+  if (exists) validate_contents(path, kOption);
+  Connection connection(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, kOption);
   sqlite3* db = connection.get();
   if (sqlite3_db_readonly(db, "main") == 1)
     fail(path, "cannot write the database (read-only file)", "choose a writable --db path");
@@ -227,16 +229,17 @@ sqlite3* open_read_write(const std::string& path, bool exists) {
 
 }  // namespace
 
-std::unique_ptr<TuningDb> TuningDb::open(const std::string& path, DbMode mode) {
+std::unique_ptr<TuningDb> TuningDb::open(const std::string& path, DbMode mode, std::string_view path_option) {
   std::error_code error;
   const auto status = fs::status(path, error);
   const bool exists = fs::exists(status);
   if (exists && fs::is_directory(status))
-    fail(path, "is a folder, not a database file", "pass a file path to --db");
+    fail(path, "is a folder, not a database file", fmt::format("pass a file path to {}", path_option));
   if (mode != DbMode::ReadWrite && !exists)
-    fail(path, "no such tuning database", "run `cuda-l2-tune tune` first or pass --db");
+    fail(path, "no such tuning database",
+         fmt::format("run `cuda-l2-tune tune` first or pass {} an existing one", path_option));
   sqlite3* handle = mode == DbMode::ReadWrite ? open_read_write(path, exists)
-                                              : open_read_only(path, mode == DbMode::ReadOnly);
+                                              : open_read_only(path, mode == DbMode::ReadOnly, path_option);
   return std::unique_ptr<TuningDb>(new TuningDb(handle, path));
 }
 

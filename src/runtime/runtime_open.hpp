@@ -4,6 +4,7 @@
 // table of the GPU that is current, checked against it, with the GPU backend.
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "../../include/cl2/cl2.h"
@@ -20,8 +21,9 @@ struct RuntimeInput {
 
 // A folder is read as a bundle, a file as a tuning database (read only, never written), whose
 // winners are compiled on first use through the kernel cache `cache_dir`. Throws RuntimeError
-// (CL2_ERROR_BAD_INPUT_FILE) naming the path and the fix.
-RuntimeInput read_runtime_input(const std::string& path, const std::string& cache_dir = default_cache_dir());
+// (CL2_ERROR_BAD_INPUT_FILE) naming the path and the fix, which names `path_option`: where the
+// caller took the path from (cl2_open, bench's --runtime-db).
+RuntimeInput read_runtime_input(const std::string& path, const std::string& cache_dir, std::string_view path_option);
 RuntimeInput read_embedded_input(const cl2_embedded_bundle& bundle);
 
 struct TableChoice {
