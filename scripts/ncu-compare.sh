@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Hardware counters of one of our kernels next to cuBLAS's for the same shape, on the GPU machine
-# (ncu, one launch each, the counters DESIGN.md names plus the warp stall breakdown):
+# (ncu, one launch each, the counters DESIGN.md names, the L2 sectors read by the SMs and carried
+# between the two L2 partitions, and the warp stall breakdown):
 #   scripts/ncu-compare.sh M N K "BM=128,BN=128,..." OUT_PREFIX
 # writes OUT_PREFIX-ours.csv (the first launch of the pinned variant: its verification run) and,
 # unless CUBLAS=0, OUT_PREFIX-cublas.csv (the first nvjet kernel: cuBLAS GemmEx's own choice).
@@ -13,7 +14,7 @@ source scripts/carry-env.sh
 tool="$PWD/.carry/bin/cuda-l2-tune"
 scratch=$(mktemp -d)
 echo "[[$m, $n, $k]]" > "$scratch/shape.json"
-metrics=gpu__time_duration.sum,sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active,lts__t_bytes.sum,dram__bytes_read.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed,launch__grid_size,launch__cluster_dim_x,sm__cycles_active.avg
+metrics=gpu__time_duration.sum,sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active,lts__t_bytes.sum,lts__t_sectors_srcunit_tex_op_read.sum,lts__t_sectors_srcunit_ltcfabric.sum,dram__bytes_read.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed,launch__grid_size,launch__cluster_dim_x,sm__cycles_active.avg
 profile() {  # kernel regex, output file
   ncu --target-processes all --clock-control none -k "regex:$1" -c 1 --metrics "$metrics" --section WarpStateStats \
       --csv --page details "$tool" tune ${FAMILY_ARGS:---family sm90} --max-candidates 0 --pin "$pins" --watchdog-seconds 60 \
