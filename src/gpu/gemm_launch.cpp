@@ -29,6 +29,10 @@ CUtensorMapSwizzle swizzle_mode(int bytes) {
 // or with a box depth 3-D as (the first 64 of an atom, rows, atoms of 64 along the inner extent),
 // the atoms 128 bytes apart, so that one box brings box_depth consecutive k-blocks of its rows
 // (the inner extent must then be a multiple of 64: the space file's constraint).
+// L2 promotion 128 B, the width of one k atom's row: with 256 B, on the H200, the SMs read an extra
+// copy of each multicast tile from the L2 (128x15360x5120 in 4-CTA clusters: 236 MB against 197
+// with 128 B, which is what cuBLAS's kernel reads) and a 2-CTA cluster read as much as none
+// (db/results/h200-multicast).
 Cl2TensorMap encode(const void* base, long long inner, long long outer, long long ld,
                     const TensorMapBox& box) {
   CUtensorMap map;
@@ -40,7 +44,7 @@ Cl2TensorMap encode(const void* base, long long inner, long long outer, long lon
   CL2_CU(driver_api().tensor_map_encode_tiled(
       &map, CU_TENSOR_MAP_DATA_TYPE_FLOAT16, atoms ? 3 : 2, const_cast<void*>(base), dims, strides, box_dims,
       element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle_mode(box.swizzle_bytes),
-      CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE));
+      CU_TENSOR_MAP_L2_PROMOTION_L2_128B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE));
   Cl2TensorMap out;
   std::memcpy(&out, &map, sizeof(out));
   return out;
