@@ -7,7 +7,7 @@ cd "$(dirname "$0")/../../.."
 source scripts/carry-env.sh
 tool=.carry/bin/cuda-l2-tune
 for promo in 3 2; do
-  CL2_L2_PROMO=$promo timeout 120 $tool bench --shapes configs/shapes/decode.json --l2 rotate --db db/results/h200-decode-trials.sqlite \
+  CL2_L2_PROMO=$promo timeout 120 $tool bench --shapes configs/shapes/decode.json --l2 rotate --db db/results/h200-decode-trials-16013c0.sqlite \
     --mode offline --providers ours,cublaslt_autotune --out "$OUT/decode-p$promo" > "$OUT/decode-p$promo.log" 2>&1
 done
 for promo in 3 2; do
