@@ -144,6 +144,37 @@ TEST(Sm90Space, WeightStreamingRingsKeepEightToFourteenMegabytesInFlight) {
   }
 }
 
+// Weights streamed from DRAM past 65 to 128 activation rows, wide enough to fill the SMs with
+// 64-row tiles: every planned tile spans all the activations and stores C through TMA, and
+// clusters that share the activation tile are among the candidates. With 33 to 64 rows, every
+// stage brings 2 or 4 k atoms. Narrower weights, and M = 32, keep the plans they had.
+TEST(Sm90Space, SkinnyDramPlansFollowTheMeasuredRules) {
+  const DeviceLimits h200 = limits_for_arch("sm_90a");
+  const auto plan = [&](GemmShape shape) {
+    return plan_candidates({&sm90()}, {shape, Layout::TN, Accum::F32, L2Policy::Rotate}, h200, 24);
+  };
+  bool shares_activations = false;
+  for (const auto& c : plan({128, 15360, 5120})) {
+    SCOPED_TRACE(c.config.label());
+    const bool swap = c.config.at("SWAP_AB") == 1;
+    EXPECT_GE(swap ? c.config.at("BN") : c.config.at("BM"), 128);
+    EXPECT_GE(c.config.at("EPI_TMA"), 1);
+    shares_activations = shares_activations || (swap ? c.config.at("CLUSTER_M") : c.config.at("CLUSTER_N")) > 1;
+  }
+  EXPECT_TRUE(shares_activations);
+  for (const auto& c : plan({64, 11008, 4096})) {
+    SCOPED_TRACE(c.config.label());
+    EXPECT_GE(c.config.at("KB_PAIR"), 1);
+    EXPECT_LE(c.config.at("KB_PAIR"), 2);
+  }
+  bool split_activations = false, one_atom_at_32 = false;
+  for (const auto& c : plan({128, 4096, 4096}))
+    split_activations = split_activations || (c.config.at("SWAP_AB") == 1 && c.config.at("BN") < 128);
+  for (const auto& c : plan({32, 11008, 4096})) one_atom_at_32 = one_atom_at_32 || c.config.at("KB_PAIR") == 0;
+  EXPECT_TRUE(split_activations);
+  EXPECT_TRUE(one_atom_at_32);
+}
+
 // Operands that stay in the L2 (warm, under half of it) are not streamed: there the plan keeps
 // swapped tiles wider than M and the other consumer layouts.
 TEST(Sm90Space, InCacheSmallMPlanKeepsWideTilesAndConsumerLayouts) {
