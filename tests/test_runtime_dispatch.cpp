@@ -1,6 +1,8 @@
-// The runtime's dispatch without a GPU: exact shape, nearest valid tuned shape, cuBLASLt where
-// nothing fits, the best-of-both rule, operands our kernels do not take, and the Runtime's argument
-// checks, plans and thread safety over a fake backend.
+// The runtime's dispatch without a GPU: exact shape; for an untuned shape, the winners of the
+// nearest tuned shapes valid there ranked by the cost model; cuBLASLt where nothing fits, the
+// best-of-both rule, operands our kernels do not take, and the Runtime's argument checks, plans
+// and thread safety over a fake backend.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -34,9 +36,17 @@ const DispatchTable& table() {
   return t;
 }
 
-Decision choose(const Problem& problem, bool ours_allowed = true) {
-  return decide(table(), problem, ours_allowed, family_rules_check(h200_limits()));
+const FamilyRules& rules() {
+  static const FamilyRules r(h200_limits());
+  return r;
 }
+
+Decision choose(const Problem& problem, bool ours_allowed = true) {
+  return decide(table(), problem, ours_allowed, rules());
+}
+
+double model(const KernelConfig& config, const Problem& problem) { return rules().model_us(config, problem).value(); }
+
 
 struct FakeBackend : GemmBackend {
   std::mutex mutex;
@@ -73,13 +83,14 @@ TEST(RuntimeDispatch, ExactShapeRunsItsWinner) {
   EXPECT_NE(d.why.find("ours exact: sm90"), std::string::npos) << d.why;
 }
 
-TEST(RuntimeDispatch, UntunedShapeRunsTheNearestValidWinner) {
-  // Nearest to the large shape, and K % 64 == 0: its KB_PAIR winner.
+TEST(RuntimeDispatch, UntunedShapeRunsOnlyWinnersValidThere) {
+  // K % 64 == 0: both winners may run, and the model ranks the large shape's KB_PAIR one first.
   const Decision near_large = choose(tn(3000, 4096, 4096));
   EXPECT_EQ(near_large.route, Route::OursNearest);
   EXPECT_EQ(near_large.entry, &table().entries[0]);
-  EXPECT_NE(near_large.why.find("tuned at 4096x4096x4096"), std::string::npos) << near_large.why;
-  // Nearer still to the large shape, but K % 64 == 8 rules KB_PAIR out: the small shape's winner.
+  EXPECT_NE(near_large.why.find("tuned at 4096x4096x4096: winner 1 of the 2 nearest"), std::string::npos)
+      << near_large.why;
+  // K % 64 == 8 rules KB_PAIR out: the small shape's winner, the only one left.
   const Decision odd_k = choose(tn(3000, 4096, 4104));
   EXPECT_EQ(odd_k.route, Route::OursNearest);
   EXPECT_EQ(odd_k.entry, &table().entries[1]);
@@ -92,10 +103,56 @@ TEST(RuntimeDispatch, NearestIsTheTunedShapeNotTheFirstWithItsConfiguration) {
   const KernelConfig config = sm90_config(tn(256, 256, 256), no_kb_pair);
   shared.entries.push_back(entry(tn(64, 12288, 64), config));
   shared.entries.push_back(entry(tn(1024, 1024, 4096), config));
-  const Decision d = decide(shared, tn(777, 1024, 4096), true, family_rules_check(h200_limits()));
+  const Decision d = decide(shared, tn(777, 1024, 4096), true, rules());
   EXPECT_EQ(d.route, Route::OursNearest);
   EXPECT_EQ(d.entry, &shared.entries[1]);
   EXPECT_NE(d.why.find("tuned at 1024x1024x4096"), std::string::npos) << d.why;
+}
+
+TEST(RuntimeDispatch, UntunedShapeRunsTheWinnerTheModelRanksFastestThere) {
+  // The nearest tuned shape's winner is a 64x64 tile of one consumer; a farther one's, 128x256 of
+  // two, which the model prices well below it at 3000x4096x4096.
+  const Problem untuned = tn(3000, 4096, 4096);
+  DispatchTable t;
+  t.entries.push_back(entry(tn(2048, 4096, 4096), sm90_config(tn(2048, 4096, 4096), any_config)));
+  t.entries.push_back(entry(tn(4096, 4096, 1024), sm90_config(tn(4096, 4096, 1024), any_config,
+                                                              {{"BM", 128}, {"BN", 256}, {"CONSUMERS", 2}})));
+  ASSERT_LT(model(t.entries[1].config, untuned), model(t.entries[0].config, untuned));
+  const Decision d = decide(t, untuned, true, rules());
+  EXPECT_EQ(d.route, Route::OursNearest);
+  EXPECT_EQ(d.entry, &t.entries[1]) << d.why;
+  EXPECT_NE(d.why.find("tuned at 4096x4096x1024: winner 2 of the 2 nearest, model-ranked first"), std::string::npos)
+      << d.why;
+}
+
+TEST(RuntimeDispatch, OnlyTheNearestDistinctWinnersAreRanked) {
+  // kRankedWinners - 1 distinct 64x64 winners near the shape, one of them twice, then the 128x256
+  // one that the model prefers to all of them: it is the last one ranked, until one more distinct
+  // winner lies nearer.
+  const Problem untuned = tn(3000, 4096, 4096);
+  const KernelConfig big = sm90_config(tn(4096, 4096, 1024), any_config, {{"BM", 128}, {"BN", 256}, {"CONSUMERS", 2}});
+  std::vector<KernelConfig> small;
+  for (const std::int64_t kb_pair : {0, 1})
+    for (const std::int64_t stages : builtin_families().at("sm90").params.at("STAGES")) {
+      KernelConfig c = sm90_config(untuned, any_config);
+      c.params["KB_PAIR"] = kb_pair;
+      c.params["STAGES"] = stages;
+      if (rules().allows(c, untuned) && small.size() < kRankedWinners) small.push_back(c);
+    }
+  ASSERT_EQ(small.size(), kRankedWinners);
+  for (const KernelConfig& c : small) ASSERT_LT(model(big, untuned), model(c, untuned)) << c.label();
+  DispatchTable t;
+  t.entries.push_back(entry(tn(3000, 4096, 4096 - 64), small[0]));
+  for (std::size_t i = 0; i + 1 < kRankedWinners; ++i)
+    t.entries.push_back(entry(tn(3064 + 64 * std::int64_t(i), 4096, 4096), small[i]));  // small[0] again
+  t.entries.push_back(entry(tn(4096, 4096, 1024), big));
+  const Decision twelfth = decide(t, untuned, true, rules());
+  EXPECT_EQ(twelfth.entry, &t.entries.back()) << twelfth.why;
+  t.entries.push_back(entry(tn(3000, 4096, 4096 + 64), small.back()));
+  const Decision thirteenth = decide(t, untuned, true, rules());
+  EXPECT_EQ(thirteenth.route, Route::OursNearest);
+  EXPECT_NE(thirteenth.entry->config, big) << thirteenth.why;
+  EXPECT_NE(thirteenth.why.find(fmt::format("of the {} nearest", kRankedWinners)), std::string::npos) << thirteenth.why;
 }
 
 TEST(RuntimeDispatch, NothingValidGoesToTheLibrary) {
@@ -108,7 +165,7 @@ TEST(RuntimeDispatch, NothingValidGoesToTheLibrary) {
   f16.accum = Accum::F16;
   EXPECT_EQ(choose(f16).route, Route::LibraryHeuristic);
   // An empty table.
-  const Decision empty = decide({}, tn(64, 64, 64), true, family_rules_check(h200_limits()));
+  const Decision empty = decide({}, tn(64, 64, 64), true, rules());
   EXPECT_EQ(empty.route, Route::LibraryHeuristic);
   EXPECT_EQ(empty.entry, nullptr);
 }
@@ -116,22 +173,22 @@ TEST(RuntimeDispatch, NothingValidGoesToTheLibrary) {
 TEST(RuntimeDispatch, AFamilyThisBuildDoesNotKnowNeverRuns) {
   DispatchTable t;
   t.entries.push_back(entry(tn(256, 256, 256), {"retired", {{"BM", 128}}}));
-  EXPECT_EQ(decide(t, tn(256, 256, 256), true, family_rules_check(h200_limits())).route, Route::LibraryHeuristic);
+  EXPECT_EQ(decide(t, tn(256, 256, 256), true, rules()).route, Route::LibraryHeuristic);
 }
 
 TEST(RuntimeDispatch, RecordedLibraryAlgorithmWhereItMeasuredFaster) {
   DispatchTable t = table();
   t.entries[0].library_us = 9;  // faster than ours (10 us)...
-  EXPECT_EQ(decide(t, tn(4096, 4096, 4096), true, family_rules_check(h200_limits())).route, Route::OursExact)
+  EXPECT_EQ(decide(t, tn(4096, 4096, 4096), true, rules()).route, Route::OursExact)
       << "...but no algorithm recorded: nothing to call";
   t.entries[0].library_algo = lt_algo();
-  const Decision d = decide(t, tn(4096, 4096, 4096), true, family_rules_check(h200_limits()));
+  const Decision d = decide(t, tn(4096, 4096, 4096), true, rules());
   EXPECT_EQ(d.route, Route::LibraryRecorded);
   EXPECT_EQ(d.entry, &t.entries[0]);
   // Only at the shape it was measured at: a neighbour gets our nearest winner.
-  EXPECT_EQ(decide(t, tn(3000, 4096, 4096), true, family_rules_check(h200_limits())).route, Route::OursNearest);
+  EXPECT_EQ(decide(t, tn(3000, 4096, 4096), true, rules()).route, Route::OursNearest);
   t.entries[0].library_us = 11;  // slower than ours: ours
-  EXPECT_EQ(decide(t, tn(4096, 4096, 4096), true, family_rules_check(h200_limits())).route, Route::OursExact);
+  EXPECT_EQ(decide(t, tn(4096, 4096, 4096), true, rules()).route, Route::OursExact);
 }
 
 TEST(RuntimeDispatch, OperandsOurKernelsWereNotVerifiedWithGoToTheLibrary) {

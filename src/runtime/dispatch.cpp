@@ -2,11 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdint>
-#include <limits>
+#include <optional>
+#include <vector>
 
-#include "search/candidates.hpp"
-#include "search/family_spec.hpp"
 #include "search/seeds.hpp"
 
 namespace cl2 {
@@ -29,26 +29,52 @@ std::string_view to_string(Route route) {
   return "unknown";
 }
 
-ConfigCheck family_rules_check(const DeviceLimits& device) {
-  return [device](const DispatchEntry& entry, const Problem& problem) {
-    // The kernel ABI passes M, N and K as int.
-    constexpr std::int64_t kMax = std::numeric_limits<int>::max();
-    if (problem.shape.m > kMax || problem.shape.n > kMax || problem.shape.k > kMax) return false;
-    const auto& families = builtin_families();
-    const auto family = families.find(entry.config.family);
-    if (family == families.end()) return false;
-    try {
-      const ExprVariables vars = config_variables(family->second, entry.config, problem, device);
-      for (const Constraint& constraint : family->second.constraints)
-        if (!constraint.planning && !as_bool(constraint.rule.eval(vars))) return false;
-      return true;
-    } catch (const std::exception&) {
-      return false;  // a parameter this build's family no longer has, or a rule that cannot be evaluated
-    }
-  };
+namespace {
+
+// A winner the cost model ranks for an untuned shape.
+struct Option {
+  const DispatchEntry* entry;
+  std::size_t nearness;  // 1 for the nearest winner ranked, 2 for the next...
+  double model_us;
+};
+
+// The model's choice among the winners of the nearest tuned shapes; equal estimates keep the
+// nearer shape.
+Decision nearest_decision(const DispatchTable& table, const Problem& problem, const FamilyRules& rules) {
+  std::vector<std::pair<Problem, KernelConfig>> tuned;
+  tuned.reserve(table.entries.size());
+  for (const DispatchEntry& entry : table.entries) tuned.emplace_back(entry.problem, entry.config);
+  std::vector<Option> options;
+  std::vector<const KernelConfig*> seen;
+  std::size_t ranked = 0;
+  // The entry itself, not the first with its configuration: a configuration that won at several
+  // shapes is named as tuned at the nearest of them.
+  for (const std::size_t i : nearest_tuned(tuned, problem)) {
+    if (ranked == kRankedWinners) break;
+    const DispatchEntry& entry = table.entries[i];
+    if (std::any_of(seen.begin(), seen.end(), [&](const KernelConfig* c) { return *c == entry.config; })) continue;
+    seen.push_back(&entry.config);
+    if (!rules.allows(entry.config, problem)) continue;
+    const std::optional<double> cost = rules.model_us(entry.config, problem);
+    if (!cost) continue;
+    ++ranked;
+    options.push_back({&entry, ranked, *cost});
+  }
+  if (options.empty())
+    return {Route::LibraryHeuristic, nullptr,
+            table.entries.empty() ? "cublaslt heuristic: nothing tuned for this GPU"
+                                  : "cublaslt heuristic: no tuned configuration is valid for this shape"};
+  const Option& best = *std::min_element(options.begin(), options.end(),
+                                         [](const Option& x, const Option& y) { return x.model_us < y.model_us; });
+  return {Route::OursNearest, best.entry,
+          fmt::format("ours nearest (tuned at {}: winner {} of the {} nearest, model-ranked first at {:.1f} us): {}",
+                      best.entry->problem.shape.text(), best.nearness, ranked, best.model_us,
+                      best.entry->config.label())};
 }
 
-Decision decide(const DispatchTable& table, const Problem& problem, bool ours_allowed, const ConfigCheck& allowed) {
+}  // namespace
+
+Decision decide(const DispatchTable& table, const Problem& problem, bool ours_allowed, const FamilyRules& rules) {
   const DispatchEntry* exact = nullptr;
   for (const DispatchEntry& entry : table.entries)
     if (entry.problem.shape == problem.shape && same_kind(entry.problem, problem)) exact = &entry;
@@ -59,23 +85,9 @@ Decision decide(const DispatchTable& table, const Problem& problem, bool ours_al
   if (!ours_allowed)
     return {Route::LibraryHeuristic, nullptr,
             "cublaslt heuristic: leading dimensions or alignment that our kernels were not verified with"};
-  if (exact && allowed(*exact, problem))
+  if (exact && rules.allows(exact->config, problem))
     return {Route::OursExact, exact, fmt::format("ours exact: {}", exact->config.label())};
-
-  std::vector<std::pair<Problem, KernelConfig>> tuned;
-  tuned.reserve(table.entries.size());
-  for (const DispatchEntry& entry : table.entries) tuned.emplace_back(entry.problem, entry.config);
-  // The entry itself, not the first with its configuration: a configuration that won at several
-  // shapes was reported as tuned at whichever of them the table listed first.
-  for (const std::size_t i : nearest_tuned(tuned, problem)) {
-    const DispatchEntry& entry = table.entries[i];
-    if (allowed(entry, problem))
-      return {Route::OursNearest, &entry,
-              fmt::format("ours nearest (tuned at {}): {}", entry.problem.shape.text(), entry.config.label())};
-  }
-  return {Route::LibraryHeuristic, nullptr,
-          table.entries.empty() ? "cublaslt heuristic: nothing tuned for this GPU"
-                                : "cublaslt heuristic: no tuned configuration is valid for this shape"};
+  return nearest_decision(table, problem, rules);
 }
 
 bool operands_fit_our_kernels(const Problem& problem, const void* a, long long lda, const void* b, long long ldb,

@@ -3,25 +3,38 @@
 // it is tested on any machine:
 //   1. the tuned shape itself: its winner, or the recorded cuBLASLt algorithm where that measured
 //      faster (best of both);
-//   2. an untuned shape: the winner of the nearest tuned shape (log M, N, K; same layout and
-//      accumulator) whose configuration the family's rules allow at this shape (kernels take
-//      M, N, K at run time, but e.g. KB_PAIR needs K % 64 == 0 and TMA stores N % 8 == 0);
+//   2. an untuned shape: the first kRankedWinners distinct configurations among the winners of the
+//      nearest tuned shapes (log M, N, K; same layout and accumulator) that the family's rules
+//      allow at this shape (kernels take M, N, K at run time, but e.g. KB_PAIR needs K % 64 == 0
+//      and TMA stores N % 8 == 0); of those, the one the family's calibrated cost model (the
+//      estimate tune plans by, runtime/family_rules) ranks fastest AT THIS SHAPE, equal estimates
+//      going to the nearer shape. The nearest winner alone often suited only its own shape: on
+//      the H200 it reached 0.806x of tuning 20 untuned shapes directly (geomean), down to 0.477x
+//      where a split-K-8 winner of 64x1024x4096 ran 77x768x3072 as 22 clusters of 8 CTAs, of
+//      which 15 fit at once;
 //   3. else cuBLASLt's heuristic.
 // Operands our kernels were not verified on (leading dimensions other than the tight ones,
 // pointers not 16-byte aligned) always go to cuBLASLt.
-#include <functional>
+#include <cstddef>
 #include <string>
 #include <string_view>
 
 #include "core/problem.hpp"
 #include "runtime/dispatch_table.hpp"
-#include "search/device_limits.hpp"
+#include "runtime/family_rules.hpp"
 
 namespace cl2 {
 
+// How many of the nearest tuned shapes' winners (distinct configurations valid at the shape) the
+// cost model ranks for an untuned shape: more than the 8 tuned corners of a grid cell, so that a
+// tile suited to the shape is likely among them, but not the whole table: the model ranks a
+// shape's variants only roughly (rank correlation 0.30 on shapes held out of its calibration,
+// configs/spaces/sm90.json), and a winner of a similar shape was at least measured best near it.
+inline constexpr std::size_t kRankedWinners = 12;
+
 enum class Route {
   OursExact,         // the winner tuned at this shape
-  OursNearest,       // the winner of the nearest tuned shape
+  OursNearest,       // a winner of a nearby tuned shape, ranked by the cost model
   LibraryRecorded,   // cuBLASLt with the algorithm tune found fastest at this shape
   LibraryHeuristic,  // cuBLASLt with its heuristic's first algorithm
 };
@@ -37,16 +50,9 @@ struct Decision {
   bool ours() const { return route == Route::OursExact || route == Route::OursNearest; }
 };
 
-// Whether the configuration of `entry` may run `problem` (its family's correctness rules).
-using ConfigCheck = std::function<bool(const DispatchEntry& entry, const Problem& problem)>;
-
-// The check against the built-in families' rules (the planning-only ones left out) on `device`;
-// a configuration of a family this build does not know never runs.
-ConfigCheck family_rules_check(const DeviceLimits& device);
-
-// The choice for `problem` (its L2 policy is ignored); `ours_allowed` false where the operands
-// rule our kernels out.
-Decision decide(const DispatchTable& table, const Problem& problem, bool ours_allowed, const ConfigCheck& allowed);
+// The choice for `problem` (its L2 policy is ignored in matching the table, and priced by the cost
+// model); `ours_allowed` false where the operands rule our kernels out.
+Decision decide(const DispatchTable& table, const Problem& problem, bool ours_allowed, const FamilyRules& rules);
 
 // Whether our kernels may take these operands: the leading dimensions they were verified with
 // (lda = K, ldb = K for TN and N for NN, ldc = N) and 16-byte aligned pointers (cp.async, TMA).

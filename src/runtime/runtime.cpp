@@ -35,7 +35,7 @@ Runtime::Runtime(DispatchTable table, const DeviceLimits& device, std::unique_pt
                  bool library_only)
     : table_(std::move(table)),
       device_(device),
-      allowed_(family_rules_check(device)),
+      rules_(device),
       backend_(std::move(backend)),
       library_only_(library_only) {}
 
@@ -45,7 +45,7 @@ const Runtime::Plan& Runtime::plan(const Problem& problem, bool ours_allowed) {
   if (auto found = plans_.find(key); found != plans_.end()) return found->second;
   Plan made;
   if (library_only_) made.decision = {Route::LibraryHeuristic, nullptr, "cublaslt heuristic: tuned on another GPU"};
-  else made.decision = decide(table_, problem, ours_allowed, allowed_);
+  else made.decision = decide(table_, problem, ours_allowed, rules_);
   if (made.decision.ours()) {
     const DispatchEntry& entry = *made.decision.entry;
     const FamilySpec& family = builtin_families().at(entry.config.family);

@@ -37,7 +37,7 @@ class Runtime {
 
   DispatchTable table_;
   DeviceLimits device_;
-  ConfigCheck allowed_;
+  FamilyRules rules_;
   std::unique_ptr<GemmBackend> backend_;
   bool library_only_;
   std::mutex mutex_;

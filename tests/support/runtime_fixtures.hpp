@@ -5,6 +5,7 @@
 
 #include <functional>
 #include <map>
+#include <string>
 
 #include "runtime/dispatch_table.hpp"
 #include "search/candidates.hpp"
@@ -23,20 +24,24 @@ inline cl2::Problem tn(std::int64_t m, std::int64_t n, std::int64_t k, cl2::Layo
 
 // The first sm90 configuration valid for `problem` that `pick` accepts; fails the test where none is.
 // The search is over 64x64 tiles of one consumer without clusters, split-K or stream-K (the whole
-// space takes seconds to enumerate); pipeline depth and KB_PAIR vary.
+// space takes seconds to enumerate); pipeline depth and KB_PAIR vary. `pins` replaces some of
+// those fixed values (a wider tile, a split-K factor).
 inline cl2::KernelConfig sm90_config(const cl2::Problem& problem,
-                                     const std::function<bool(const cl2::KernelConfig&)>& pick) {
-  static const cl2::FamilySpec small = cl2::pin_family(
-      cl2::builtin_families().at("sm90"),
-      {{"BM", 64}, {"BN", 64}, {"CONSUMERS", 1}, {"ACC_CHAINS", 1}, {"PINGPONG", 0}, {"WG_KSPLIT", 0},
-       {"CLUSTER_M", 1}, {"CLUSTER_N", 1}, {"EPI_TMA", 0}, {"STREAM_K", 0}, {"SWAP_AB", 0}, {"PERSISTENT", 0},
-       {"SPLIT_K", 1}, {"RASTER", 1}, {"SPLIT_DSMEM", 0}}).value();  // sm90 lists every pinned value
-  const auto candidates = cl2::enumerate_family(small, problem, h200_limits());
-  for (const auto& candidate : candidates)
+                                     const std::function<bool(const cl2::KernelConfig&)>& pick,
+                                     const std::map<std::string, std::int64_t>& pins = {}) {
+  std::map<std::string, std::int64_t> fixed = {
+      {"BM", 64}, {"BN", 64}, {"CONSUMERS", 1}, {"ACC_CHAINS", 1}, {"PINGPONG", 0}, {"WG_KSPLIT", 0},
+      {"CLUSTER_M", 1}, {"CLUSTER_N", 1}, {"EPI_TMA", 0}, {"STREAM_K", 0}, {"SWAP_AB", 0}, {"PERSISTENT", 0},
+      {"SPLIT_K", 1}, {"RASTER", 1}, {"SPLIT_DSMEM", 0}};
+  for (const auto& [name, value] : pins) fixed[name] = value;
+  const cl2::FamilySpec family = cl2::pin_family(cl2::builtin_families().at("sm90"), fixed).value();
+  for (const auto& candidate : cl2::enumerate_family(family, problem, h200_limits()))
     if (pick(candidate.config)) return candidate.config;
   ADD_FAILURE() << "no sm90 configuration for " << problem.text() << " fits the test's pick";
   return {};
 }
+
+inline bool any_config(const cl2::KernelConfig&) { return true; }
 
 inline cl2::DispatchEntry entry(const cl2::Problem& problem, const cl2::KernelConfig& config, double ours_us = 10,
                                 double library_us = 12, std::optional<cl2::LtAlgoConfig> algo = std::nullopt) {
