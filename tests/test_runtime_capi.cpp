@@ -1,7 +1,8 @@
 // libcl2's C API: its error paths on any machine (null arguments, unknown flags, missing or
 // damaged inputs, no GPU), and on a GPU, GEMMs through a small database (one winner, tuned by
 // nobody: its configuration is the planner's first) compared exactly with a CPU product: the
-// exact shape, a nearest-shape dispatch, strided operands and an untuned layout (cuBLASLt).
+// exact shape, a nearest-shape dispatch (one with its split-K re-chosen too), strided operands and
+// an untuned layout (cuBLASLt).
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
 
@@ -194,6 +195,27 @@ TEST(RuntimeCapiGpu, GemmsMatchTheCpuProductOnEveryRoute) {
             CL2_ERROR_INVALID_ARGUMENT);
   EXPECT_EQ(cl2_gemm(handle, cl2_layout(7), CL2_ACCUM_F32, 4, 4, 4, host, 4, host, 4, host, 4, nullptr),
             CL2_ERROR_INVALID_ARGUMENT);
+  cl2_close(handle);
+}
+
+TEST(RuntimeCapiGpu, SplitKRechosenForANearbyShapeMatchesTheCpuProduct) {
+  CL2_REQUIRE_GPU();
+  if (query_device(0).cc() != 90) GTEST_SKIP() << "the split-K winner is an sm90 configuration";
+  TempDir dir;
+  const char* shared = std::getenv("CL2_TEST_SHARED_CACHE");
+  setenv("CUDA_L2_TUNE_CACHE", shared && *shared ? shared : dir.file("cache").c_str(), 1);
+  // As in RuntimeDispatch.SplitKIsRechosenWithinTheWinnersCubin: a split-K-2 winner, called at
+  // twice its K, runs from its own cubin with more slices (another kernel argument and workspace).
+  const Problem tuned = cl2_test::tn(128, 256, 8192);
+  write_one_winner_db(dir.file("split.sqlite"), tuned,
+                      cl2_test::sm90_config(tuned, cl2_test::any_config, {{"SPLIT_K", 2}}));
+  cl2_handle* handle = nullptr;
+  ASSERT_EQ(cl2_open(dir.file("split.sqlite").c_str(), &handle), CL2_SUCCESS) << cl2_last_error();
+  const Problem near = cl2_test::tn(128, 256, 16384);
+  EXPECT_NE(describe(handle, near).find("SPLIT_K 2 -> "), std::string::npos) << describe(handle, near);
+  EXPECT_EQ(mismatches(handle, HostGemm(near, 0)), 0) << describe(handle, near);
+  EXPECT_EQ(mismatches(handle, HostGemm(near, 0)), 0) << "the second call, from the caches";
+  EXPECT_EQ(mismatches(handle, HostGemm(tuned, 0)), 0) << "the winner's own factor, beside it";
   cl2_close(handle);
 }
 

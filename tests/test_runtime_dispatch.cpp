@@ -1,7 +1,7 @@
 // The runtime's dispatch without a GPU: exact shape; for an untuned shape, the winners of the
-// nearest tuned shapes valid there ranked by the cost model; cuBLASLt where nothing fits, the
-// best-of-both rule, operands our kernels do not take, and the Runtime's argument checks, plans
-// and thread safety over a fake backend.
+// nearest tuned shapes valid there ranked by the cost model, with split-K re-chosen within a cubin;
+// cuBLASLt where nothing fits, the best-of-both rule, operands our kernels do not take, and the
+// Runtime's argument checks, plans and thread safety over a fake backend.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
@@ -9,6 +9,7 @@
 #include <mutex>
 #include <thread>
 
+#include "codegen/codegen.hpp"
 #include "runtime/dispatch.hpp"
 #include "runtime/runtime.hpp"
 #include "runtime/runtime_error.hpp"
@@ -47,6 +48,14 @@ Decision choose(const Problem& problem, bool ours_allowed = true) {
 
 double model(const KernelConfig& config, const Problem& problem) { return rules().model_us(config, problem).value(); }
 
+KernelConfig with_split_k(KernelConfig config, std::int64_t split_k) {
+  config.params["SPLIT_K"] = split_k;
+  return config;
+}
+
+std::string source_hash(const KernelConfig& config, const Problem& problem) {
+  return generate_source(builtin_families().at(config.family), config, problem.layout, problem.accum).hash;
+}
 
 struct FakeBackend : GemmBackend {
   std::mutex mutex;
@@ -121,6 +130,7 @@ TEST(RuntimeDispatch, UntunedShapeRunsTheWinnerTheModelRanksFastestThere) {
   const Decision d = decide(t, untuned, true, rules());
   EXPECT_EQ(d.route, Route::OursNearest);
   EXPECT_EQ(d.entry, &t.entries[1]) << d.why;
+  EXPECT_EQ(d.config, t.entries[1].config);
   EXPECT_NE(d.why.find("tuned at 4096x4096x1024: winner 2 of the 2 nearest, model-ranked first"), std::string::npos)
       << d.why;
 }
@@ -151,8 +161,74 @@ TEST(RuntimeDispatch, OnlyTheNearestDistinctWinnersAreRanked) {
   t.entries.push_back(entry(tn(3000, 4096, 4096 + 64), small.back()));
   const Decision thirteenth = decide(t, untuned, true, rules());
   EXPECT_EQ(thirteenth.route, Route::OursNearest);
-  EXPECT_NE(thirteenth.entry->config, big) << thirteenth.why;
+  EXPECT_NE(thirteenth.config, big) << thirteenth.why;
   EXPECT_NE(thirteenth.why.find(fmt::format("of the {} nearest", kRankedWinners)), std::string::npos) << thirteenth.why;
+}
+
+TEST(RuntimeDispatch, SplitKIsRechosenWithinTheWinnersCubin) {
+  // A 64x64 split-K-2 winner of 128x256x8192 at twice the K: the model wants more slices.
+  const Problem tuned_at = tn(128, 256, 8192), untuned = tn(128, 256, 16384);
+  DispatchTable t;
+  t.entries.push_back(tuned_entry(tuned_at, sm90_config(tuned_at, any_config, {{"SPLIT_K", 2}})));
+  const DispatchEntry& winner = t.entries[0];
+  const Decision d = decide(t, untuned, true, rules());
+  ASSERT_EQ(d.route, Route::OursNearest);
+  EXPECT_EQ(d.entry, &winner);
+  const std::int64_t split_k = d.config.at("SPLIT_K");
+  EXPECT_NE(split_k, 2) << d.why;
+  EXPECT_EQ(with_split_k(d.config, 2), winner.config) << "only split-K changes";
+  EXPECT_LT(model(d.config, untuned), model(winner.config, untuned));
+  EXPECT_EQ(source_hash(d.config, untuned), winner.source_hash) << "the winner's cubin runs it";
+  EXPECT_NE(d.why.find(fmt::format("SPLIT_K 2 -> {}", split_k)), std::string::npos) << d.why;
+  // Factors the model ranks faster still, and the rules allow, compile to another kernel (sm90's
+  // reduction of more than four slices): never run from this cubin.
+  int faster_elsewhere = 0;
+  for (const std::int64_t factor : builtin_families().at("sm90").params.at("SPLIT_K")) {
+    const KernelConfig other = with_split_k(winner.config, factor);
+    if (rules().allows(other, untuned) && model(other, untuned) < model(d.config, untuned)) {
+      ++faster_elsewhere;
+      EXPECT_NE(source_hash(other, untuned), winner.source_hash) << factor;
+    }
+  }
+  EXPECT_GT(faster_elsewhere, 0) << "the test needs a faster factor of another cubin";
+
+  // The Runtime launches the re-chosen factor, with its geometry (kernel argument and workspace).
+  auto backend = std::make_unique<FakeBackend>();
+  FakeBackend& fake = *backend;
+  Runtime runtime(t, h200_limits(), std::move(backend));
+  runtime.gemm(call(untuned));
+  EXPECT_EQ(fake.last_geometry.runtime.at("split_k"), split_k);
+  const FamilySpec& sm90 = builtin_families().at("sm90");
+  EXPECT_EQ(fake.last_geometry, launch_geometry(sm90, config_variables(sm90, d.config, untuned, h200_limits())));
+}
+
+TEST(RuntimeDispatch, ARechosenSplitKMeetsThePlanningRulesThatReadIt) {
+  // The H200's worst nearest-shape call: 64x1024x4096's split-K-8 DSMEM winner (64x72 tiles) at
+  // 77x768x3072 runs 22 clusters of 8 CTAs, more than fit at once. Six slices share its cubin
+  // and the model prices them lower, but 22 clusters of 6 do not fit at once either: sm90 splits
+  // through DSMEM only in one wave, a planning rule, so six is never tried; eight stays.
+  const Problem tuned_at = tn(64, 1024, 4096), untuned = tn(77, 768, 3072);
+  DispatchTable t;
+  t.entries.push_back(tuned_entry(
+      tuned_at, sm90_config(tuned_at, any_config, {{"BN", 72}, {"SPLIT_K", 8}, {"SPLIT_DSMEM", 1}})));
+  const KernelConfig six = with_split_k(t.entries[0].config, 6);
+  ASSERT_TRUE(rules().allows(six, untuned));
+  ASSERT_EQ(source_hash(six, untuned), t.entries[0].source_hash);
+  ASSERT_LT(model(six, untuned), model(t.entries[0].config, untuned));
+  const Decision d = decide(t, untuned, true, rules());
+  EXPECT_EQ(d.route, Route::OursNearest);
+  EXPECT_EQ(d.config.at("SPLIT_K"), 8) << d.why;
+}
+
+TEST(RuntimeDispatch, AWinnerWithoutAMatchingSourceHashKeepsItsSplitK) {
+  // The same winner recorded with another source hash (a template changed since): no factor is
+  // known to share its cubin, so its own is kept.
+  const Problem tuned_at = tn(128, 256, 8192), untuned = tn(128, 256, 16384);
+  DispatchTable t;
+  t.entries.push_back(entry(tuned_at, sm90_config(tuned_at, any_config, {{"SPLIT_K", 2}})));
+  const Decision d = decide(t, untuned, true, rules());
+  EXPECT_EQ(d.route, Route::OursNearest);
+  EXPECT_EQ(d.config, t.entries[0].config) << d.why;
 }
 
 TEST(RuntimeDispatch, NothingValidGoesToTheLibrary) {

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "search/seeds.hpp"
@@ -31,15 +32,16 @@ std::string_view to_string(Route route) {
 
 namespace {
 
-// A winner the cost model ranks for an untuned shape.
+// A configuration the cost model ranks for an untuned shape, and the tuned entry whose cubin runs it.
 struct Option {
   const DispatchEntry* entry;
   std::size_t nearness;  // 1 for the nearest winner ranked, 2 for the next...
+  KernelConfig config;
   double model_us;
 };
 
-// The model's choice among the winners of the nearest tuned shapes; equal estimates keep the
-// nearer shape.
+// The model's choice among the winners of the nearest tuned shapes, each with its split-K variants;
+// equal estimates keep the nearer shape, and a winner's own split-K.
 Decision nearest_decision(const DispatchTable& table, const Problem& problem, const FamilyRules& rules) {
   std::vector<std::pair<Problem, KernelConfig>> tuned;
   tuned.reserve(table.entries.size());
@@ -58,18 +60,27 @@ Decision nearest_decision(const DispatchTable& table, const Problem& problem, co
     const std::optional<double> cost = rules.model_us(entry.config, problem);
     if (!cost) continue;
     ++ranked;
-    options.push_back({&entry, ranked, *cost});
+    options.push_back({&entry, ranked, entry.config, *cost});
+    for (KernelConfig& variant : rules.split_k_variants(entry, problem))
+      if (const std::optional<double> variant_cost = rules.model_us(variant, problem))
+        options.push_back({&entry, ranked, std::move(variant), *variant_cost});
   }
   if (options.empty())
     return {Route::LibraryHeuristic, nullptr,
             table.entries.empty() ? "cublaslt heuristic: nothing tuned for this GPU"
-                                  : "cublaslt heuristic: no tuned configuration is valid for this shape"};
+                                  : "cublaslt heuristic: no tuned configuration is valid for this shape",
+            {}};
   const Option& best = *std::min_element(options.begin(), options.end(),
                                          [](const Option& x, const Option& y) { return x.model_us < y.model_us; });
+  std::string rechosen;
+  for (const auto& [name, value] : best.config.params)
+    if (best.entry->config.at(name) != value)
+      rechosen += fmt::format(", {} {} -> {}", name, best.entry->config.at(name), value);
   return {Route::OursNearest, best.entry,
-          fmt::format("ours nearest (tuned at {}: winner {} of the {} nearest, model-ranked first at {:.1f} us): {}",
-                      best.entry->problem.shape.text(), best.nearness, ranked, best.model_us,
-                      best.entry->config.label())};
+          fmt::format("ours nearest (tuned at {}: winner {} of the {} nearest, model-ranked first at {:.1f} us{}): {}",
+                      best.entry->problem.shape.text(), best.nearness, ranked, best.model_us, rechosen,
+                      best.config.label()),
+          best.config};
 }
 
 }  // namespace
@@ -81,12 +92,13 @@ Decision decide(const DispatchTable& table, const Problem& problem, bool ours_al
   if (exact && exact->library_faster())
     return {Route::LibraryRecorded, exact,
             fmt::format("cublaslt recorded: {} ({:.2f} us vs ours {:.2f} us)",
-                        lt_algo_summary(exact->library_algo, "-"), exact->library_us, exact->ours_us)};
+                        lt_algo_summary(exact->library_algo, "-"), exact->library_us, exact->ours_us),
+            {}};
   if (!ours_allowed)
     return {Route::LibraryHeuristic, nullptr,
-            "cublaslt heuristic: leading dimensions or alignment that our kernels were not verified with"};
+            "cublaslt heuristic: leading dimensions or alignment that our kernels were not verified with", {}};
   if (exact && rules.allows(exact->config, problem))
-    return {Route::OursExact, exact, fmt::format("ours exact: {}", exact->config.label())};
+    return {Route::OursExact, exact, fmt::format("ours exact: {}", exact->config.label()), exact->config};
   return nearest_decision(table, problem, rules);
 }
 

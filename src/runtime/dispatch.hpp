@@ -6,12 +6,12 @@
 //   2. an untuned shape: the first kRankedWinners distinct configurations among the winners of the
 //      nearest tuned shapes (log M, N, K; same layout and accumulator) that the family's rules
 //      allow at this shape (kernels take M, N, K at run time, but e.g. KB_PAIR needs K % 64 == 0
-//      and TMA stores N % 8 == 0); of those, the one the family's calibrated cost model (the
-//      estimate tune plans by, runtime/family_rules) ranks fastest AT THIS SHAPE, equal estimates
-//      going to the nearer shape. The nearest winner alone often suited only its own shape: on
-//      the H200 it reached 0.806x of tuning 20 untuned shapes directly (geomean), down to 0.477x
-//      where a split-K-8 winner of 64x1024x4096 ran 77x768x3072 as 22 clusters of 8 CTAs, of
-//      which 15 fit at once;
+//      and TMA stores N % 8 == 0), each also with its split-K re-chosen where the same cubin runs
+//      it (runtime/family_rules); of those, the one the family's calibrated cost model (the
+//      estimate tune plans by) ranks fastest AT THIS SHAPE, equal estimates going to the nearer
+//      shape. The nearest winner alone often suited only its own shape: on the H200 it reached
+//      0.806x of tuning 20 untuned shapes directly (geomean), down to 0.477x where a split-K-8
+//      winner of 64x1024x4096 ran 77x768x3072 as 22 clusters of 8 CTAs, of which 15 fit at once;
 //   3. else cuBLASLt's heuristic.
 // Operands our kernels were not verified on (leading dimensions other than the tight ones,
 // pointers not 16-byte aligned) always go to cuBLASLt.
@@ -19,6 +19,7 @@
 #include <string>
 #include <string_view>
 
+#include "core/kernel_config.hpp"
 #include "core/problem.hpp"
 #include "runtime/dispatch_table.hpp"
 #include "runtime/family_rules.hpp"
@@ -47,6 +48,9 @@ struct Decision {
   Route route = Route::LibraryHeuristic;
   const DispatchEntry* entry = nullptr;  // the kernel run, or (LibraryRecorded) the entry holding the algorithm
   std::string why;                       // one line, for cl2_describe and warnings
+  // What runs (ours): the entry's configuration, for OursNearest with its split-K possibly
+  // re-chosen (the same cubin, other kernel arguments and launch geometry).
+  KernelConfig config;
   bool ours() const { return route == Route::OursExact || route == Route::OursNearest; }
 };
 

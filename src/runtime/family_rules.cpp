@@ -2,7 +2,10 @@
 
 #include <cstdint>
 #include <limits>
+#include <set>
+#include <string>
 
+#include "codegen/codegen.hpp"
 #include "search/candidates.hpp"
 #include "search/cost_model.hpp"
 #include "search/family_spec.hpp"
@@ -10,6 +13,11 @@
 namespace cl2 {
 
 namespace {
+
+// The one runtime parameter re-chosen for an untuned shape: how many slices a tile's K is cut into
+// follows the shape's tile count and K, which the cost model prices (waves, k-blocks per slice).
+// The raster group stays as tuned: the model has no term for its L2 reuse beyond a tie-break.
+constexpr const char* kRechosenParam = "SPLIT_K";
 
 const FamilySpec* builtin_family(const std::string& name) {
   const auto& families = builtin_families();
@@ -71,6 +79,30 @@ std::optional<double> FamilyRules::model_us(const KernelConfig& config, const Pr
   } catch (const std::exception&) {
     return std::nullopt;
   }
+}
+
+std::vector<KernelConfig> FamilyRules::split_k_variants(const DispatchEntry& entry, const Problem& problem) const {
+  const FamilySpec* family = builtin_family(entry.config.family);
+  if (!family || !family->runtime_params.count(kRechosenParam) || !entry.config.params.count(kRechosenParam))
+    return {};
+  const std::vector<std::set<std::string>> reads = constraint_params(*family);
+  std::vector<KernelConfig> variants;
+  for (const std::int64_t value : family->params.at(kRechosenParam)) {
+    if (value == entry.config.at(kRechosenParam)) continue;
+    KernelConfig variant = entry.config;
+    variant.params[kRechosenParam] = value;
+    const auto vars = variables(*family, variant, problem, device_);
+    if (!vars) continue;
+    const std::vector<bool> met = rules_met(*family, *vars);
+    bool admitted = true;
+    for (std::size_t i = 0; i < met.size() && admitted; ++i)
+      admitted = met[i] || (family->constraints[i].planning && !reads[i].count(kRechosenParam));
+    // The source last: it is the template whole, and most factors fail a rule first.
+    if (admitted &&
+        generate_source(*family, variant, entry.problem.layout, entry.problem.accum).hash == entry.source_hash)
+      variants.push_back(std::move(variant));
+  }
+  return variants;
 }
 
 }  // namespace cl2

@@ -1,11 +1,14 @@
 #pragma once
 // What the built-in families say of one configuration at one shape on one GPU, for the runtime's
-// dispatch (runtime/dispatch): whether its rules let it run there, and what the family's
-// calibrated cost model estimates it takes there (the estimate tune ranks candidates by).
+// dispatch (runtime/dispatch): whether its rules let it run there, what the family's calibrated
+// cost model estimates it takes there (the estimate tune ranks candidates by), and which other
+// split-K factors would run from the same cubin there.
 #include <optional>
+#include <vector>
 
 #include "core/kernel_config.hpp"
 #include "core/problem.hpp"
+#include "runtime/dispatch_table.hpp"
 #include "search/device_limits.hpp"
 
 namespace cl2 {
@@ -21,6 +24,16 @@ class FamilyRules {
   // The family's calibrated estimate of `config` at `problem` in µs (search/cost_model), nothing
   // where the family is unknown or its model cannot be evaluated.
   std::optional<double> model_us(const KernelConfig& config, const Problem& problem) const;
+
+  // The configuration of `entry` with each other split-K factor that its family's correctness
+  // rules allow at `problem`, that meets every planning rule reading the factor there (no such
+  // variant was ever timed, so it must be one tune would have planned at this shape: those rules
+  // hold what the model misses, e.g. sm90 splits through DSMEM only where the clusters fit in one
+  // wave), and whose generated source is the entry's, so that it runs from the entry's cubin with
+  // other kernel arguments. Split-K is a kernel argument, but some of the family's compile-time
+  // defines depend on it (sm90: whether to split at all, how the slices are reduced), so not every
+  // factor shares the cubin.
+  std::vector<KernelConfig> split_k_variants(const DispatchEntry& entry, const Problem& problem) const;
 
  private:
   DeviceLimits device_;

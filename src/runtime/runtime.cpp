@@ -44,12 +44,13 @@ const Runtime::Plan& Runtime::plan(const Problem& problem, bool ours_allowed) {
                                    problem.accum, ours_allowed);
   if (auto found = plans_.find(key); found != plans_.end()) return found->second;
   Plan made;
-  if (library_only_) made.decision = {Route::LibraryHeuristic, nullptr, "cublaslt heuristic: tuned on another GPU"};
+  if (library_only_)
+    made.decision = {Route::LibraryHeuristic, nullptr, "cublaslt heuristic: tuned on another GPU", {}};
   else made.decision = decide(table_, problem, ours_allowed, rules_);
   if (made.decision.ours()) {
-    const DispatchEntry& entry = *made.decision.entry;
-    const FamilySpec& family = builtin_families().at(entry.config.family);
-    made.geometry = launch_geometry(family, config_variables(family, entry.config, problem, device_));
+    const KernelConfig& config = made.decision.config;
+    const FamilySpec& family = builtin_families().at(config.family);
+    made.geometry = launch_geometry(family, config_variables(family, config, problem, device_));
   }
   return plans_.emplace(key, std::move(made)).first->second;
 }

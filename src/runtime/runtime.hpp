@@ -31,7 +31,7 @@ class Runtime {
  private:
   struct Plan {
     Decision decision;
-    LaunchGeometry geometry;  // of decision.entry at the problem, where ours
+    LaunchGeometry geometry;  // of decision.config at the problem, where ours
   };
   const Plan& plan(const Problem& problem, bool ours_allowed);
 

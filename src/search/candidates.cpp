@@ -65,6 +65,23 @@ LaunchGeometry launch_geometry(const FamilySpec& family, const ExprVariables& va
   return g;
 }
 
+std::vector<std::set<std::string>> constraint_params(const FamilySpec& family) {
+  std::map<std::string, std::set<std::string>> params_of;  // define -> parameters it reads
+  const auto params_read = [&](const Expr& expr) {
+    std::set<std::string> out;
+    for (const auto& name : expr.names()) {
+      if (family.params.count(name)) out.insert(name);
+      if (auto it = params_of.find(name); it != params_of.end()) out.insert(it->second.begin(), it->second.end());
+    }
+    return out;
+  };
+  for (const auto* named : {&family.defines, &family.derived})
+    for (const auto& [name, expr] : *named) params_of[name] = params_read(expr);
+  std::vector<std::set<std::string>> out;
+  for (const auto& constraint : family.constraints) out.push_back(params_read(constraint.rule));
+  return out;
+}
+
 namespace {
 
 // Parameters in enumeration order (enumeration_axes), and for each depth the defines and
@@ -89,24 +106,6 @@ struct EnumerationPlan {
   // most of planning's time.
   std::vector<SlottedDefine> leaf_defines;
 };
-
-// The parameters each constraint reads, directly or through the defines it reads.
-std::vector<std::set<std::string>> constraint_params(const FamilySpec& family) {
-  std::map<std::string, std::set<std::string>> params_of;  // define -> parameters it reads
-  const auto params_read = [&](const Expr& expr) {
-    std::set<std::string> out;
-    for (const auto& name : expr.names()) {
-      if (family.params.count(name)) out.insert(name);
-      if (auto it = params_of.find(name); it != params_of.end()) out.insert(it->second.begin(), it->second.end());
-    }
-    return out;
-  };
-  for (const auto* named : {&family.defines, &family.derived})
-    for (const auto& [name, expr] : *named) params_of[name] = params_read(expr);
-  std::vector<std::set<std::string>> out;
-  for (const auto& constraint : family.constraints) out.push_back(params_read(constraint.rule));
-  return out;
-}
 
 // Enumeration order, greedily: the next parameter is the one with the fewest values among those
 // that complete some constraint's parameters, so rules prune as soon as they can; where none

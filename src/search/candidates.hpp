@@ -46,6 +46,10 @@ ExprVariables config_variables(const FamilySpec& family, const KernelConfig& con
 
 LaunchGeometry launch_geometry(const FamilySpec& family, const ExprVariables& vars);
 
+// Per constraint of the family (in its order), the parameters the rule reads, directly or through
+// the defines and derived values it reads.
+std::vector<std::set<std::string>> constraint_params(const FamilySpec& family);
+
 // All valid configs of `family` for the problem, cheapest modelled cost first (ties broken by the
 // config text, so the order is deterministic). `rejections` counts, per constraint text, how many
 // combinations it removed.

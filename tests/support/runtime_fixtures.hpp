@@ -7,6 +7,7 @@
 #include <map>
 #include <string>
 
+#include "codegen/codegen.hpp"
 #include "runtime/dispatch_table.hpp"
 #include "search/candidates.hpp"
 #include "search/family_spec.hpp"
@@ -22,10 +23,10 @@ inline cl2::Problem tn(std::int64_t m, std::int64_t n, std::int64_t k, cl2::Layo
   return {{m, n, k}, layout, cl2::Accum::F32};
 }
 
-// The first sm90 configuration valid for `problem` that `pick` accepts; fails the test where none is.
-// The search is over 64x64 tiles of one consumer without clusters, split-K or stream-K (the whole
-// space takes seconds to enumerate); pipeline depth and KB_PAIR vary. `pins` replaces some of
-// those fixed values (a wider tile, a split-K factor).
+// The first sm90 configuration for `problem` that `pick` accepts, as tune would plan it there (every
+// rule holds); fails the test where none is. The search is over 64x64 tiles of one consumer without
+// clusters, split-K or stream-K (the whole space takes seconds to enumerate); pipeline depth and
+// KB_PAIR vary. `pins` replaces some of those fixed values (a wider tile, a split-K factor).
 inline cl2::KernelConfig sm90_config(const cl2::Problem& problem,
                                      const std::function<bool(const cl2::KernelConfig&)>& pick,
                                      const std::map<std::string, std::int64_t>& pins = {}) {
@@ -34,7 +35,9 @@ inline cl2::KernelConfig sm90_config(const cl2::Problem& problem,
       {"CLUSTER_M", 1}, {"CLUSTER_N", 1}, {"EPI_TMA", 0}, {"STREAM_K", 0}, {"SWAP_AB", 0}, {"PERSISTENT", 0},
       {"SPLIT_K", 1}, {"RASTER", 1}, {"SPLIT_DSMEM", 0}};
   for (const auto& [name, value] : pins) fixed[name] = value;
-  const cl2::FamilySpec family = cl2::pin_family(cl2::builtin_families().at("sm90"), fixed).value();
+  // Each parameter's domain cut to its fixed value; unlike pin_family, the planning rules stay.
+  cl2::FamilySpec family = cl2::builtin_families().at("sm90");
+  for (const auto& [name, value] : fixed) family.params.at(name) = {value};
   for (const auto& candidate : cl2::enumerate_family(family, problem, h200_limits()))
     if (pick(candidate.config)) return candidate.config;
   ADD_FAILURE() << "no sm90 configuration for " << problem.text() << " fits the test's pick";
@@ -53,6 +56,15 @@ inline cl2::DispatchEntry entry(const cl2::Problem& problem, const cl2::KernelCo
   e.ours_us = ours_us;
   e.library_us = library_us;
   e.library_algo = algo;
+  return e;
+}
+
+// An entry whose source hash is its generated source's, as tune records it: the runtime runs
+// another split-K factor of it only where that hash says the cubin is the same.
+inline cl2::DispatchEntry tuned_entry(const cl2::Problem& problem, const cl2::KernelConfig& config) {
+  cl2::DispatchEntry e = entry(problem, config);
+  e.source_hash =
+      cl2::generate_source(cl2::builtin_families().at(config.family), config, problem.layout, problem.accum).hash;
   return e;
 }
 
