@@ -1,7 +1,8 @@
 /* libcl2: the runtime library of cuda-l2-tune. It opens what `cuda-l2-tune tune` measured (a
  * tuning database, a bundle written by `export --format bundle`, or a header written by `export
  * --format cpp`) and computes each fp16 GEMM with the kernel that won for its shape, the winner of
- * the nearest tuned shape that is valid for it, or cuBLASLt (README.md, "The runtime library").
+ * a nearby tuned shape that the cost model ranks fastest for it, or cuBLASLt (README.md, "The
+ * runtime library").
  *
  * C = A * B: A row-major M x K (lda), C row-major M x N (ldc), B column-major for CL2_LAYOUT_TN
  * (N rows of K, ldb) or row-major K x N for CL2_LAYOUT_NN; all fp16, accumulated in fp32 or fp16.
@@ -76,7 +77,8 @@ CL2_API cl2_status cl2_gemm(cl2_handle* handle, cl2_layout layout, cl2_accum acc
                             int64_t ldc, void* stream);
 
 /* What cl2_gemm would run for a problem with tight leading dimensions and aligned pointers, as one
- * line ("ours exact: sm90 ACC_CHAINS=1 ...", "ours nearest (tuned at 4096x4096x4096): sm90 ...",
+ * line ("ours exact: sm90 ACC_CHAINS=1 ...", "ours nearest (tuned at 4096x12288x1024: winner 9 of
+ * the 12 nearest, model-ranked first at 140.0 us): sm90 ...",
  * "cublaslt recorded: algo 66 ...", "cublaslt heuristic: <why>"), written to `text` (truncated to
  * `size` bytes, NUL-ended). */
 CL2_API cl2_status cl2_describe(cl2_handle* handle, cl2_layout layout, cl2_accum accum, int64_t m, int64_t n,

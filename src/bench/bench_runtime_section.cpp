@@ -31,11 +31,12 @@ std::string intro(const BenchView& view) {
   return fmt::format(
       "\n## The runtime library (libcl2) against our kernels alone\n\n"
       "`runtime` is libcl2's dispatch as a program calls it, host cost included, from {}: a tuned "
-      "shape's own winner (or the cuBLASLt algorithm its tuning timed faster), else the winner of the "
-      "nearest tuned shape that is valid for it, else cuBLASLt's heuristic. `ours` is each shape's "
-      "winner in the benched database, launched directly; the tables above are ours alone. Every "
-      "runtime output was verified like ours before it was timed. X vs Y = Y's time / X's time "
-      "(above 1: X is faster).\n\n",
+      "shape's own winner (or the cuBLASLt algorithm its tuning timed faster), else, of the winners "
+      "of the nearest tuned shapes that are valid for it, the one the cost model ranks fastest at "
+      "the shape (its split-K re-chosen where the same kernel runs it), else cuBLASLt's heuristic. "
+      "`ours` is each shape's winner in the benched database, launched directly; the tables above "
+      "are ours alone. Every runtime output was verified like ours before it was timed. X vs Y = "
+      "Y's time / X's time (above 1: X is faster).\n\n",
       view.run->runtime_db.empty() ? "its database" : "`" + view.run->runtime_db + "`");
 }
 

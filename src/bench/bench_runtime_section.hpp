@@ -1,7 +1,7 @@
 #pragma once
 // summary.md's section on the runtime library (provider "runtime"), kept apart from the tables of
 // our kernels alone: its speedups over ours and over cuBLASLt-autotune beside ours over
-// cuBLASLt-autotune, and where it sent each shape (exact winner, nearest tuned shape, cuBLASLt).
+// cuBLASLt-autotune, and where it sent each shape (exact winner, nearby tuned shape, cuBLASLt).
 #include <string>
 
 #include "bench/bench_view.hpp"

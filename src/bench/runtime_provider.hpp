@@ -2,7 +2,7 @@
 // bench's provider "runtime": the runtime library (libcl2) as a program calls it, host cost
 // included. Each call is Runtime::gemm on the measurement's buffers, which is cl2_gemm less the C
 // shim that turns exceptions into status codes: argument checks, the per-shape decision (exact
-// winner, nearest tuned shape, or cuBLASLt) and the backend's launch, every call. It is opened
+// winner, a nearby tuned shape's, or cuBLASLt) and the backend's launch, every call. It is opened
 // once per bench run on --runtime-db (default --db), so the table it dispatches from may be
 // another database than the one "ours" comes from: the runtime on untuned shapes (nearest-shape
 // dispatch) against the same shapes tuned directly.

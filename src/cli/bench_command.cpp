@@ -23,7 +23,8 @@ CommandRunner add_bench_command(CLI::App& app) {
   cmd->add_option("--db", o->db_path, "Tuning database with this GPU's winners")->capture_default_str();
   cmd->add_option("--runtime-db", o->runtime_db_path,
                   "Tuning database or bundle folder that provider runtime (libcl2's dispatch: the exact "
-                  "shape's winner, else the nearest tuned shape's, else cuBLASLt) dispatches from; default "
+                  "shape's winner, else that of a nearby tuned shape the cost model ranks fastest at this "
+                  "shape, else cuBLASLt) dispatches from; default "
                   "--db. Give a database that lacks the shapes to measure nearest-shape dispatch against "
                   "their own winners in --db");
   cmd->add_option("--mode", o->mode, "offline, server or both")->capture_default_str();

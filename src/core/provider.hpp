@@ -15,7 +15,7 @@ namespace cl2 {
 // In report order.
 enum class Provider {
   Ours,               // "ours": the tuned kernel
-  Runtime,            // "runtime": libcl2's dispatch (exact, nearest tuned shape, or cuBLASLt) as a program calls it
+  Runtime,            // "runtime": libcl2's dispatch (exact, nearby tuned shapes, or cuBLASLt) as a program calls it
   CublasNn,           // "cublas_nn": cublasGemmEx reading B as NN
   CublasTn,           // "cublas_tn": cublasGemmEx reading B as TN
   CublasMax,          // "cublas_max": the faster of the two, derived, never measured itself

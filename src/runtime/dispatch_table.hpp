@@ -26,8 +26,9 @@ struct DispatchEntry {
   double library_us = kNotMeasured;
   std::optional<LtAlgoConfig> library_algo;
 
-  // The cubin's name in a bundle: configurations that differ only in runtime parameters (split-K,
-  // rasterization) share a source, so a cubin.
+  // The cubin's name in a bundle: configurations with the same generated source share a cubin,
+  // e.g. those differing only in the raster group; split-K is a kernel argument too, but some
+  // defines depend on it (sm90: whether to split at all, the reduction's slices on small tiles).
   std::string kernel_key() const { return source_hash + "-" + arch; }
   // Best of both: the recorded cuBLASLt algorithm measured faster than our winner.
   bool library_faster() const { return library_algo && library_us < ours_us; }
