@@ -62,6 +62,10 @@ bool correctness_rules_met(const FamilySpec& family, const std::vector<bool>& me
 
 }  // namespace
 
+FamilyRules::FamilyRules(const DeviceLimits& device) : device_(device) {
+  for (const auto& [name, family] : builtin_families()) rule_params_.emplace(name, constraint_params(family));
+}
+
 bool FamilyRules::allows(const KernelConfig& config, const Problem& problem) const {
   const FamilySpec* family = builtin_family(config.family);
   if (!family) return false;
@@ -85,7 +89,7 @@ std::vector<KernelConfig> FamilyRules::split_k_variants(const DispatchEntry& ent
   const FamilySpec* family = builtin_family(entry.config.family);
   if (!family || !family->runtime_params.count(kRechosenParam) || !entry.config.params.count(kRechosenParam))
     return {};
-  const std::vector<std::set<std::string>> reads = constraint_params(*family);
+  const std::vector<std::set<std::string>>& reads = rule_params_.at(entry.config.family);
   std::vector<KernelConfig> variants;
   for (const std::int64_t value : family->params.at(kRechosenParam)) {
     if (value == entry.config.at(kRechosenParam)) continue;

@@ -3,7 +3,10 @@
 // dispatch (runtime/dispatch): whether its rules let it run there, what the family's calibrated
 // cost model estimates it takes there (the estimate tune ranks candidates by), and which other
 // split-K factors would run from the same cubin there.
+#include <map>
 #include <optional>
+#include <set>
+#include <string>
 #include <vector>
 
 #include "core/kernel_config.hpp"
@@ -15,7 +18,7 @@ namespace cl2 {
 
 class FamilyRules {
  public:
-  explicit FamilyRules(const DeviceLimits& device) : device_(device) {}
+  explicit FamilyRules(const DeviceLimits& device);
 
   // Whether the family's correctness rules (the planning-only ones left out) allow `config` at
   // `problem`; a configuration of a family this build does not know never runs.
@@ -37,6 +40,9 @@ class FamilyRules {
 
  private:
   DeviceLimits device_;
+  // Per built-in family, the parameters each of its rules reads (search/candidates'
+  // constraint_params), worked out once here rather than at every untuned shape's first call.
+  std::map<std::string, std::vector<std::set<std::string>>> rule_params_;
 };
 
 }  // namespace cl2
