@@ -213,8 +213,13 @@ __device__ __forceinline__ void cl2_store_direct(const Cl2GemmParams& p,
 
 // ---- TMA stores ---------------------------------------------------------------------------------
 #if CL2_EPI_TMA
-// 64-column chunks go through the consumer's staging buffer in the TMA 128-byte swizzle (16-byte
-// unit u of row r sits at unit u ^ (r % 8)), which also keeps the stores free of bank conflicts.
+// Chunks go through the consumer's staging buffer in the TMA swizzle of their row width (128, 64
+// or 32 bytes; 16-byte rows are not swizzled), which also keeps the stores free of bank conflicts:
+// the 16-byte unit u of row r sits at unit u ^ (bits 7 and up of r's offset, one per unit bit).
+__device__ __forceinline__ int cl2_epi_unit(int unit, int row) {
+  return unit ^ ((row * kEpiRowBytes >> 7) & (kEpiRowBytes / 16 - 1));
+}
+
 // EPI_TMA=1 stages one chunk at a time, each waiting for the last to leave shared memory. EPI_TMA=2
 // stages the whole tile at once and leaves its stores in flight: the wait falls in the next tile's
 // epilogue, by when they are long done, so the tensor cores resume after the shared-memory writes
@@ -237,7 +242,7 @@ __device__ __forceinline__ void cl2_stage_swapped(const Cl2Acc (&slice)[CL2_WG_R
 #pragma unroll
       for (int e = 0; e < 2; ++e) {
         const int c_row = 8 * j + 2 * (lane % 4) + e;
-        const unsigned addr = chunk + c_row * 128 + ((unit ^ (c_row & 7)) << 4) + (lane / 4) * 2;
+        const unsigned addr = chunk + c_row * kEpiRowBytes + (cl2_epi_unit(unit, c_row) << 4) + (lane / 4) * 2;
         asm volatile("st.shared.u16 [%0], %1;" ::"r"(addr), "h"(cl2_float_to_half(v[e])) : "memory");
       }
     }
@@ -273,19 +278,21 @@ __device__ __forceinline__ void cl2_store_tma(const Cl2GemmParams& p,
 #pragma unroll
       for (int s = 0; s < kSlices; ++s)
 #pragma unroll
-        for (int u = 0; u < 8; ++u)
+        for (int u = 0; u < kEpiCols / 8; ++u)
 #pragma unroll
           for (int h = 0; h < 2; ++h) {
             const int row = s * 64 + warp * 16 + lane / 4 + 8 * h;
-            const unsigned addr = staging + (c * kWgRows + row) * 128 + ((u ^ (row & 7)) << 4) + (lane % 4) * 4;
-            asm volatile("st.shared.u32 [%0], %1;" ::"r"(addr), "r"(cl2_pair_half2(acc[s], (first + c) * 8 + u, h))
-                         : "memory");
+            const unsigned addr =
+                staging + c * kEpiChunkBytes + row * kEpiRowBytes + (cl2_epi_unit(u, row) << 4) + (lane % 4) * 4;
+            const unsigned pair = cl2_pair_half2(acc[s], (first + c) * (kEpiCols / 8) + u, h);
+            asm volatile("st.shared.u32 [%0], %1;" ::"r"(addr), "r"(pair) : "memory");
           }
     cl2_fence_async_shared();
     cl2_warpgroup_barrier(2 + consumer);
     if (thread == 0) {
 #pragma unroll
-      for (int c = 0; c < kEpiBatch; ++c) cl2_tma_store_2d(&p.tmap_c, staging + c * kWgRows * 128, col0 + (first + c) * 64, row0);
+      for (int c = 0; c < kEpiBatch; ++c)
+        cl2_tma_store_2d(&p.tmap_c, staging + c * kEpiChunkBytes, col0 + (first + c) * kEpiCols, row0);
       cl2_tma_store_commit();
     }
   }

@@ -62,11 +62,16 @@ constexpr int kSlices = kWgRows / 64;  // m64 wgmma slices per consumer
 constexpr int kThreads = 128 * (kConsumers + 1);
 constexpr int kABytes = kBM * kBK * 2;
 constexpr int kBBytes = kBN * kBK * 2;
-// TMA-store staging per consumer: one chunk of 64 columns of C (EPI_TMA=1) or the consumer's whole
-// tile (2). A chunk is 64 tile columns of the consumer's rows, or with SWAP_AB one 64-row wgmma
-// slice, whose rows are C's columns, by the tile's columns (C's rows).
-constexpr int kEpiChunks = kSwapAB ? kSlices : kBN / 64;
-constexpr int kEpiChunkBytes = (kSwapAB ? kBN : kWgRows) * 128;
+// TMA-store staging per consumer: one chunk of C (EPI_TMA=1) or the consumer's whole tile (2). A
+// chunk is CL2_EPI_COLS tile columns of the consumer's rows (64, or where the tile's width is not a
+// multiple of 64 the widest of 32, 16 and 8 that divides it: the space file sets it, and the C
+// tensor map's box and swizzle with it), or with SWAP_AB one 64-row wgmma slice, whose rows are C's
+// columns, by the tile's columns (C's rows).
+constexpr int kEpiCols = CL2_EPI_COLS;
+constexpr int kEpiRowBytes = kEpiCols * 2;
+static_assert(kSwapAB ? kEpiCols == 64 : kBN % kEpiCols == 0, "chunks tile the consumer's part of C");
+constexpr int kEpiChunks = kSwapAB ? kSlices : kBN / kEpiCols;
+constexpr int kEpiChunkBytes = (kSwapAB ? kBN : kWgRows) * kEpiRowBytes;
 constexpr int kEpiBatch = CL2_EPI_TMA == 2 ? kEpiChunks : 1;
 constexpr int kCBytes = CL2_EPI_TMA ? kEpiBatch * kEpiChunkBytes : 0;
 constexpr int kExchangeBytes = kWgSplitK ? kSlices * CL2_WG_REGS * 4 * 128 : 0;

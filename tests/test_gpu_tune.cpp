@@ -150,6 +150,14 @@ std::vector<PinnedVariant> sm90_variant_kinds() {
        R"([[4096, 4096, 256], {"m": 1000, "n": 1000, "k": 1000, "layout": "nn"}])"},
       {"whole_tile_store_cluster_1x2", pins(256, 128, 3, 2, 1, 0, 0, 1, 2, 2, 1, 1),
        R"([[3000, 4096, 520], {"m": 777, "n": 512, "k": 4096, "accum": "f16"}])"},
+      // TMA stores of tiles whose width is not a multiple of 64: chunks of 32, 16 and 8 columns
+      // (64-, 32- and unswizzled 16-byte rows), one chunk at a time or the whole tile.
+      {"chunks_32_cols_cluster_1x4", pins(128, 96, 6, 2, 1, 0, 0, 1, 4, 1, 0, 1),
+       R"([[128, 11008, 4096], [130, 200, 72], [127, 1000, 520], {"m": 200, "n": 136, "k": 1000, "accum": "f16"}])"},
+      {"chunks_16_cols_whole_tile_store", pins(128, 80, 6, 2, 1, 0, 0, 1, 1, 2, 1, 1),
+       R"([[3000, 4096, 520], [130, 200, 72], {"m": 777, "n": 520, "k": 4096, "accum": "f16"}])"},
+      {"chunks_8_cols", pins(64, 72, 8, 1, 1, 0, 0, 1, 2, 1, 0, 1),
+       R"([[1, 1000, 4096], [130, 200, 72], [64, 4104, 520]])"},
       {"rows_192_cluster_1x2", pins(192, 32, 7, 1, 2, 0, 0, 1, 2, 0, 0, 1),
        R"([[1, 1, 8], [12288, 64, 1024], [130, 200, 72], {"m": 200, "n": 136, "k": 1000, "accum": "f16"}])"},
       // Swapped operands (C^T = B A^T): M on the tile's columns, uneven in M, N and K, M = 1.

@@ -4,6 +4,7 @@
 // multicast form where a cluster shares tiles).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <set>
 
@@ -201,6 +202,27 @@ TEST(Sm90Space, MisalignedShapesGetTheRuleThatExcludesThem) {
   EXPECT_TRUE(enumerate_family(sm90(), {{64, 64, 64}, Layout::TN, Accum::F32}, limits_for_arch("sm_80")).empty());
 }
 
+// A tile whose width is not a multiple of 64 stores C in chunks of the widest of 32, 16 and 8
+// columns that divides it, through a C map of that box width in the TMA swizzle of its rows.
+TEST(Sm90Space, TmaStoreChunksFollowTheTileWidth) {
+  const std::vector<std::pair<std::int64_t, int>> widths = {{128, 64}, {96, 32}, {80, 16}, {72, 8}};
+  for (const auto& [bn, chunk] : widths) {
+    SCOPED_TRACE(bn);
+    const auto pinned = pin_family(sm90(), {{"BN", bn}, {"EPI_TMA", 1}, {"SWAP_AB", 0}}, nullptr);
+    ASSERT_TRUE(pinned.has_value());
+    const auto candidates =
+        enumerate_family(*pinned, {{128, 11008, 4096}, Layout::TN, Accum::F32}, limits_for_arch("sm_90a"));
+    ASSERT_FALSE(candidates.empty());
+    for (const auto& c : candidates) {
+      const auto map = std::find_if(c.launch.tensor_maps.begin(), c.launch.tensor_maps.end(),
+                                    [](const TensorMapBox& m) { return m.operand == "c"; });
+      ASSERT_NE(map, c.launch.tensor_maps.end()) << c.config.label();
+      EXPECT_EQ(map->box_inner, chunk) << c.config.label();
+      EXPECT_EQ(map->swizzle_bytes, chunk == 8 ? 0 : 2 * chunk) << c.config.label();
+    }
+  }
+}
+
 TEST(Sm90Space, PinnedVariantIsTheOnlyCandidateAndIgnoresPlanningRules) {
   ScratchDir dir;
   // A 2x2 cluster of 128x128 tiles on a 1x1 output breaks only planning rules (tile larger than
@@ -248,6 +270,8 @@ TEST(Sm90Compile, SassHoldsHgmmaAndTmaAcrossTheFeatures) {
       {{params(256, 128, 3, 2, 1, 0, 0, 1, 2, 2, 1), Layout::TN, Accum::F32}, true},   // whole-tile TMA store, A multicast
       {{params(128, 256, 3, 2, 1, 0, 0, 1, 1, 2, 1, 1), Layout::TN, Accum::F32}, false},  // stream-K, whole-tile store
       {{params(64, 64, 12, 2, 2, 0, 1, 1, 1, 0, 1, 1), Layout::NN, Accum::F16}, false},   // stream-K after WG_KSPLIT
+      {{params(128, 96, 6, 2, 1, 0, 0, 1, 4, 1, 1), Layout::TN, Accum::F32}, true},     // TMA store in 32-column chunks
+      {{params(64, 72, 8, 1, 1, 0, 0, 1, 1, 2, 1), Layout::TN, Accum::F32}, false},    // whole tile in 8-column chunks
       {{params(192, 32, 7, 1, 2, 0, 0, 1, 2, 1, 1, 0, 1), Layout::TN, Accum::F32}, true},  // swapped, 192 rows, B multicast
       {{params(64, 16, 16, 1, 1, 0, 0, 1, 1, 0, 4, 0, 1), Layout::TN, Accum::F16}, false},  // swapped, narrow, split-K, fp16
       {{params(64, 8, 11, 1, 1, 0, 0, 1, 1, 0, 1, 0, 0, 1), Layout::TN, Accum::F32}, false},  // k-block pairs, narrow
@@ -270,6 +294,7 @@ TEST(Sm90Compile, SassHoldsHgmmaAndTmaAcrossTheFeatures) {
     EXPECT_NE(sass.find("HGMMA"), std::string::npos);
     EXPECT_NE(sass.find("UTMALDG"), std::string::npos);
     EXPECT_EQ(sass.find("MULTICAST") != std::string::npos, multicast);
+    EXPECT_EQ(sass.find("UTMASTG") != std::string::npos, s.params.at("EPI_TMA") >= 1);
     // 2, 4 or 8 k atoms a stage come in 3-D boxes (all at once, or one atom of a multicast share).
     EXPECT_EQ(sass.find("UTMALDG.3D") != std::string::npos, s.params.at("KB_PAIR") >= 1);
     EXPECT_EQ(sass.find("LDL"), std::string::npos) << "local memory in a kernel that must not spill";

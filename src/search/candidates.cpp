@@ -58,7 +58,7 @@ LaunchGeometry launch_geometry(const FamilySpec& family, const ExprVariables& va
   for (const auto& tm : family.tensor_maps) {
     if (tm.when && !as_bool(tm.when->eval(vars))) continue;
     g.tensor_maps.push_back({tm.operand, int(eval_int(tm.box_inner, vars)), int(eval_int(tm.box_outer, vars)),
-                             tm.swizzle_bytes, int(eval_int(tm.box_depth, vars))});
+                             int(eval_int(tm.swizzle_bytes, vars)), int(eval_int(tm.box_depth, vars))});
   }
   for (const auto& [param, field] : family.runtime_params)
     g.runtime[field] = as_int(vars.at(param));

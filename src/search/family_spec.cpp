@@ -98,7 +98,8 @@ FamilySpec parse_family_spec(const std::string& json_text, const std::string& so
       TensorMapSpec tm{operand, parse_rule(map.at("box_inner"), source, "box_inner"),
                        parse_rule(map.at("box_outer"), source, "box_outer"),
                        parse_rule(map.value("box_depth", json("0")), source, "box_depth"),
-                       map.value("swizzle_bytes", 128), std::nullopt};
+                       parse_rule(map.value("swizzle_bytes", json(128)), source, "swizzle_bytes"),
+                       std::nullopt};
       if (map.contains("when")) tm.when = parse_rule(map["when"], source, "tensor_maps.when");
       spec.tensor_maps.push_back(std::move(tm));
     }

@@ -29,8 +29,8 @@ struct TensorMapSpec {
   // 0: a 2-D map (inner, rows). d > 0: a 3-D map (64-wide atoms of the inner extent, rows, atoms)
   // whose box holds d atoms; sm90's KB_PAIR loads two k atoms per box.
   Expr box_depth;
-  int swizzle_bytes = 128;           // 0, 32, 64 or 128
-  std::optional<Expr> when;          // encoded only where this holds (e.g. a TMA-store epilogue)
+  Expr swizzle_bytes;        // 0, 32, 64 or 128 (sm90's C map follows its chunk width)
+  std::optional<Expr> when;  // encoded only where this holds (e.g. a TMA-store epilogue)
 };
 
 // A factor on the cost model's estimate wherever `when` holds: the model's terms are hand-set, and
