@@ -54,6 +54,8 @@ TEST(CliErrors, BadShapesLeaveNoDatabaseBehind) {
       {"[[64, 64, 64]]", "--pin BN=12", "--pin: no selected family takes these values (family sm80 takes BN in"},
       {"[[64, 64, 64]]", "--finalists 0", "--finalists: Value 0 not in range 1 to 64"},
       {"[[64, 64, 64]]", "--max-candidates many", "--max-candidates"},
+      {"[[1024, 4096, 1024]]", "--strategy exhaustive", "variants planned with no cap on candidates"},
+      {"[[64, 64, 64]]", "--strategy fastest", "--strategy fastest: expected model, race, seeded, random or exhaustive"},
       {"[[64, 64, 64]]", "--no-such-option", "--no-such-option"},
   };
   for (const auto& c : cases) {

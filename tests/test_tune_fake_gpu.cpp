@@ -4,9 +4,11 @@
 #include <signal.h>
 
 #include <chrono>
+#include <map>
 #include <thread>
 
 #include "db/tuning_db.hpp"
+#include "gpu/timing.hpp"
 #include "support/run_tool.hpp"
 
 using namespace cl2;
@@ -207,5 +209,48 @@ TEST(TuneFakeGpu, FinalistsSettleCloseScreeningTimesSideBySide) {
       EXPECT_DOUBLE_EQ(winner->time_us, 20.5);  // the final round's time, not the lucky screening
     }
     EXPECT_EQ(winner->candidates_timed, 3);
+  }
+}
+
+// naive_race's model ranks its 8 variants slowest first, and its 27.0 us variant races at 18.9.
+// With 2 slots the model strategy times the two slowest; a race times all 8 briefly, screens the
+// 2 that raced best (the lucky one among them, which screening unmasks) and finds the fastest.
+TEST(TuneFakeGpu, RaceTimesManyBrieflyAndScreensOnlyItsLeaders) {
+  const std::map<std::string, double> winner_us = {{"model", 26.0}, {"race", 20.0}};
+  for (const auto& [strategy, expected_us] : winner_us) {
+    SCOPED_TRACE(strategy);
+    ScratchDir dir;
+    const auto r = run_tool("tune --fake-gpu --shapes " + dir.write("shapes.json", "[[64, 64, 64]]") + " --db " +
+                                dir.file("t.sqlite") + test_family_args("naive_race") +
+                                " --max-candidates 2 --strategy " + strategy,
+                            dir, "CL2_FAKE_TRIAL_LOG=" + dir.file("trials.log"));
+    ASSERT_EQ(r.status, 0) << r.err;
+    const std::string log = read_all(dir.file("trials.log"));
+    const auto requests = [&](const std::string& rule) {
+      std::size_t n = 0;
+      for (std::size_t at = log.find(rule); at != std::string::npos; at = log.find(rule, at + 1)) ++n;
+      return n;
+    };
+    const std::string raced = " max_samples=" + std::to_string(race_stop_rule().max_samples) + "\n";
+    const std::string screened = " max_samples=" + std::to_string(screening_stop_rule().max_samples) + "\n";
+    const auto trials = all_trials(dir.file("t.sqlite"), kSmall);
+    auto db = TuningDb::open(dir.file("t.sqlite"), DbMode::ReadOnly);
+    const auto winner = db->winner(db->devices().front().first, kSmall);
+    ASSERT_TRUE(winner.has_value());
+    EXPECT_DOUBLE_EQ(winner->time_us, expected_us);
+    if (strategy == "model") {
+      EXPECT_EQ(trials.size(), 2u);
+      EXPECT_EQ(requests(raced), 0u);
+      EXPECT_EQ(requests(screened), 2u);
+      continue;
+    }
+    EXPECT_EQ(trials.size(), 8u) << "one row per candidate, the screened ones updated in place";
+    EXPECT_EQ(requests(raced), 8u);
+    EXPECT_EQ(requests(screened), 2u);
+    for (const auto& t : trials) {
+      const std::string config = db->kernel(t.kernel_id)->config_json;
+      if (config.find("\"FAULT\":7") != std::string::npos)
+        EXPECT_DOUBLE_EQ(t.time_us, 27.0) << "the lucky racer keeps its screening time";
+    }
   }
 }

@@ -96,6 +96,16 @@ CommandRunner add_tune_command(CLI::App& app) {
                    "parts are balanced by estimated tuning time and the same on every machine, and "
                    "`merge` joins their databases")
       ->capture_default_str();
+  auto strategy = std::make_shared<std::string>("model");
+  tune->add_option("--strategy", *strategy,
+                   "How each shape's candidates are chosen and timed. model: the cost models' cheapest "
+                   "--max-candidates, each screened; race: 4x as many, each timed briefly, the best eighth "
+                   "screened (successive halving); seeded: model, with the winners of the nearest tuned shapes "
+                   "first (--seeds, or a quarter of the slots); random: --max-candidates drawn at random from "
+                   "every planned variant (what the cost model is worth); exhaustive: every planned variant. "
+                   "Every strategy verifies each candidate before timing it and settles the close ones under "
+                   "the final rule (--finalists)")
+      ->capture_default_str();
   tune->add_option("--max-candidates", options->max_candidates,
                    "Candidates per shape, cheapest first by the families' cost models (0 = all); a variant that "
                    "does not compile clean (spills, ptxas warnings) gives its slot to the next")
@@ -146,7 +156,8 @@ CommandRunner add_tune_command(CLI::App& app) {
   tune->add_flag("--fake-gpu", options->fake_gpu,
                  "Testing aid: a worker that invents its results instead of using a GPU")
       ->group("");  // hidden from --help
-  return [options, layout, accum, l2, family, pins, shard, devices] {
+  return [options, layout, accum, l2, family, pins, shard, devices, strategy] {
+    options->strategy = parse_strategy(*strategy);
     options->defaults.layout = parse_layout(*layout, "--layout");
     options->defaults.accum = parse_accum(*accum, "--accum");
     options->defaults.l2 = parse_l2_policy(*l2, "--l2");
@@ -155,7 +166,8 @@ CommandRunner add_tune_command(CLI::App& app) {
     options->shard = parse_shard(*shard);
     options->devices = parse_devices(*devices);
     if (options->cache_dir.empty()) options->cache_dir = default_cache_dir();
-    options->command_line = fmt::format("tune --shapes {} --db {}", options->shapes_path, options->db_path);
+    options->command_line = fmt::format("tune --shapes {} --db {} --strategy {}", options->shapes_path,
+                                        options->db_path, to_string(options->strategy));
     return run_tune(*options);
   };
 }

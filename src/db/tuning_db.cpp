@@ -249,6 +249,16 @@ std::int64_t TuningDb::insert_trial(const TrialRecord& trial) {
   return id;
 }
 
+void TuningDb::update_trial_measurement(const TrialRecord& trial) {
+  Statement update(db_, "UPDATE trials SET status = ?, reason = ?, max_diff = ?, tolerance = ?, time_us = ?, "
+                        "spread_pct = ?, samples = ?, reference_us = ?, kernel_trace = ? WHERE id = ?");
+  update.bind_all(to_string(trial.status), trial.reason, trial.max_diff, trial.tolerance, trial.time_us,
+                  trial.spread_pct, trial.samples, trial.reference_us);
+  bind_trace(update, 9, trial.trace);
+  update.bind_from(10, trial.id);
+  update.run();
+}
+
 std::vector<TrialRecord> TuningDb::trials(std::int64_t device_id, const Problem& problem) const {
   Statement query(db_, fmt::format("SELECT {} FROM trials WHERE device_id = ? AND {} ORDER BY id",
                                    trial_columns(), kProblemMatch));

@@ -69,6 +69,9 @@ class TuningDb {
   // returns its id, so a trial is never recorded twice.
   std::int64_t insert_trial(const TrialRecord& trial);
   std::vector<TrialRecord> trials(std::int64_t device_id, const Problem& problem) const;
+  // Replaces the outcome and measurement of trial `trial.id` (a raced candidate timed again under
+  // the screening rule keeps one row, with the better measurement).
+  void update_trial_measurement(const TrialRecord& trial);
 
   void upsert_baseline(const BaselineRecord& baseline);  // keyed by (device, problem, provider)
   std::vector<BaselineRecord> baselines(std::int64_t device_id, const Problem& problem) const;

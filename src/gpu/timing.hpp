@@ -51,8 +51,9 @@ struct StopRule {
   bool operator==(const StopRule&) const = default;
 };
 
-// The named rules: a quick one to screen candidates (and cuBLASLt's algorithms), a careful one for
-// a winner against the libraries.
+// The named rules: a brief one to race many candidates (tune --strategy race), a quick one to
+// screen candidates (and cuBLASLt's algorithms), a careful one for a winner against the libraries.
+StopRule race_stop_rule();
 StopRule screening_stop_rule();
 StopRule final_stop_rule();
 

@@ -3,9 +3,11 @@
 // so the parent's recovery paths can be tested: a config parameter FAULT = 1 makes it crash like a
 // kernel with an illegal address would, FAULT = 2 makes it hang until the watchdog kills it.
 // A config parameter US10 sets its time (in tenths of a microsecond); FAULT = 6 makes its trial
-// screen 4% faster than the final round then times it (a lucky screening).
+// screen 4% faster than the final round then times it (a lucky screening); FAULT = 7 makes it race
+// 30% faster than it screens (tune --strategy race: a lucky brief timing).
 // CL2_FAKE_TRIAL_DELAY_MS slows each trial down, so a test can kill a run in the middle;
-// CL2_FAKE_TRIAL_LOG names a file that gets one line per trial request, so a test can count them.
+// CL2_FAKE_TRIAL_LOG names a file that gets one line per trial request (the configuration and the
+// stopping rule's max_samples), so a test can count them.
 // With --trace-kernels its traces are made up too, but only where CUPTI loads (the real loader, so
 // CL2_CUPTI_LIBRARY takes the no-CUPTI path here as on a GPU): FAULT = 5 launches a second kernel on another stream,
 // as does the library provider CL2_FAKE_SIDE_STREAM names (e.g. cublas_nn). Its counters, likewise,
@@ -118,7 +120,7 @@ class FakeBackend final : public WorkerBackend {
   TrialReply trial(const TrialRequest& request) override {
     const KernelConfig& config = request.kernel.config;
     if (const char* log = std::getenv("CL2_FAKE_TRIAL_LOG"))
-      std::ofstream(log, std::ios::app) << config.to_json() << "\n";
+      std::ofstream(log, std::ios::app) << config.to_json() << " max_samples=" << request.kernel.stop.max_samples << "\n";
     if (const char* delay = std::getenv("CL2_FAKE_TRIAL_DELAY_MS"))
       std::this_thread::sleep_for(std::chrono::milliseconds(std::atoi(delay)));
     const auto fault = config.params.find("FAULT");
@@ -128,7 +130,9 @@ class FakeBackend final : public WorkerBackend {
     }
     if (fault != config.params.end() && fault->second == 2)
       for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
-    const double us = time_of(config) * (fault != config.params.end() && fault->second == 6 ? 0.96 : 1.0);
+    const int luck = fault != config.params.end() ? int(fault->second) : 0;
+    const bool raced = request.kernel.stop == race_stop_rule();
+    const double us = time_of(config) * (luck == 6 ? 0.96 : luck == 7 && raced ? 0.7 : 1.0);
     const bool side_stream = fault != config.params.end() && fault->second == 5;
     return {TrialStatus::Ok, "", 0.0, 0.01, fake_stats(us), fake_stats(48.0),
             fake_trace(trace_kernels_, {"cl2_gemm"}, us, side_stream)};

@@ -4,10 +4,12 @@
 
 #include <algorithm>
 #include <map>
+#include <random>
 #include <set>
 #include <stdexcept>
 
 #include "core/errors.hpp"
+#include "core/hash.hpp"
 #include "search/cost_model.hpp"
 
 namespace cl2 {
@@ -240,7 +242,14 @@ std::vector<Candidate> enumerate_family(const FamilySpec& family, const Problem&
 std::vector<Candidate> plan_candidates(const std::vector<const FamilySpec*>& families,
                                        const Problem& problem, const DeviceLimits& device,
                                        std::size_t max_candidates, const std::set<std::string>& excluded,
-                                       const std::vector<KernelConfig>& seeds) {
+                                       const std::vector<KernelConfig>& seeds, PlanOrder order) {
+  auto by_cost = [](const Candidate& x, const Candidate& y) { return x.cost_us < y.cost_us; };
+  // The drawn order depends on the shape only, so a resumed or repeated run plans the same list.
+  std::mt19937_64 draw(std::stoull(content_hash(problem.text()).substr(0, 16), nullptr, 16));
+  const auto arrange = [&](std::vector<Candidate>& list) {
+    if (order == PlanOrder::Random) std::shuffle(list.begin(), list.end(), draw);
+    else std::stable_sort(list.begin(), list.end(), by_cost);
+  };
   std::vector<Candidate> all;
   // Seeds that are valid here take their slots first, in the order given; with no cap they are
   // planned anyway.
@@ -268,6 +277,7 @@ std::vector<Candidate> plan_candidates(const std::vector<const FamilySpec*>& fam
       continue;
     }
     auto found = enumerate_family(*family, problem, device, &rejections);
+    if (order == PlanOrder::Random) arrange(found);
     std::set<std::string> kept_keys;
     for (auto& candidate : found) {
       // The config's text only where something is looked up by it: planning walks thousands of
@@ -295,13 +305,12 @@ std::vector<Candidate> plan_candidates(const std::vector<const FamilySpec*>& fam
                                 "change the shape (pad it) or pick another --family/--layout",
                                 problem.text(), reason));
   }
-  auto by_cost = [](const Candidate& x, const Candidate& y) { return x.cost_us < y.cost_us; };
-  std::stable_sort(all.begin(), all.end(), by_cost);
+  arrange(all);
   std::sort(seeded.begin(), seeded.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
   if (max_candidates != 0 && seeded.size() > max_candidates) seeded.resize(max_candidates);
   const std::size_t room = max_candidates == 0 ? all.size() + keep.size() : max_candidates - seeded.size();
   if (keep.size() > room) {
-    std::stable_sort(keep.begin(), keep.end(), by_cost);
+    arrange(keep);
     keep.resize(room);
   }
   // First the cheapest of each distinct diversity key, then the rest by cost.

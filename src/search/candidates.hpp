@@ -57,17 +57,23 @@ std::vector<Candidate> enumerate_family(const FamilySpec& family, const Problem&
                                         const DeviceLimits& device,
                                         std::map<std::string, std::int64_t>* rejections = nullptr);
 
+// How a plan ranks a shape's variants before the cut: by the cost model, or in an order drawn at
+// random (the same for a shape in every run), for measuring what the model is worth.
+enum class PlanOrder { Model, Random };
+
 // The candidates to try for a problem: the union of the families' valid configs, cheapest first,
 // cut to `max_candidates` (0 = all): each family's best two distinct candidates (by the family's
 // diversity params), then the cheapest of every distinct combination, then the rest by cost. Throws
 // UserError when no family has a valid config, naming the constraint that removed the most.
 // Configs in `excluded` (KernelConfig::to_json texts: variants known not to compile clean) are left
 // out before the cut, so the slots they would take go to the next candidates. Those of `seeds` that
-// are valid for the problem take the first slots, in the order given (search/seeds.hpp).
+// are valid for the problem take the first slots, in the order given (search/seeds.hpp). Under
+// PlanOrder::Random, "cheapest" reads "first in the drawn order" throughout.
 std::vector<Candidate> plan_candidates(const std::vector<const FamilySpec*>& families,
                                        const Problem& problem, const DeviceLimits& device,
                                        std::size_t max_candidates,
                                        const std::set<std::string>& excluded = {},
-                                       const std::vector<KernelConfig>& seeds = {});
+                                       const std::vector<KernelConfig>& seeds = {},
+                                       PlanOrder order = PlanOrder::Model);
 
 }  // namespace cl2

@@ -1,5 +1,7 @@
 #include "tune/clean_plan.hpp"
 
+#include <fmt/format.h>
+
 #include <numeric>
 #include <set>
 
@@ -14,6 +16,11 @@ namespace {
 // and a family whose every variant spills must not walk its whole space one slot at a time.
 constexpr int kMaxRounds = 4;
 
+// With no cap (--max-candidates 0, --strategy exhaustive) a plan takes every variant the families
+// plan: tens of thousands per shape for sm90 on grid-125 (10^4 to 6x10^4), hours of compiling and
+// timing each. Past this many the run stops before compiling, saying so.
+constexpr std::size_t kMaxUncapped = 4096;
+
 // The plans of problems[which[i]], each leaving out its excluded configs. After the first round a
 // plan may find every valid config excluded: then the shape keeps the clean candidates it has.
 std::vector<std::vector<Candidate>> plan_some(const std::vector<Problem>& problems,
@@ -21,7 +28,8 @@ std::vector<std::vector<Candidate>> plan_some(const std::vector<Problem>& proble
                                               const std::vector<const FamilySpec*>& families,
                                               const DeviceLimits& limits, std::size_t max_candidates,
                                               const std::vector<std::set<std::string>>& excluded,
-                                              const std::vector<std::vector<KernelConfig>>& seeds, bool first) {
+                                              const std::vector<std::vector<KernelConfig>>& seeds, PlanOrder order,
+                                              bool first) {
   std::vector<std::vector<Candidate>> plans(which.size());
   // Planning enumerates every variant of every family per shape: independent work, spread over the
   // CPU's threads.
@@ -29,7 +37,7 @@ std::vector<std::vector<Candidate>> plan_some(const std::vector<Problem>& proble
     try {
       const std::size_t p = which[i];
       plans[i] = plan_candidates(families, problems[p], limits, max_candidates, excluded[p],
-                                 seeds.empty() ? std::vector<KernelConfig>{} : seeds[p]);
+                                 seeds.empty() ? std::vector<KernelConfig>{} : seeds[p], order);
     } catch (const UserError&) {
       if (first) throw;  // no variant applies to the shape at all: the user's error to fix
     }
@@ -44,14 +52,23 @@ std::vector<std::vector<BuiltCandidate>> plan_clean(const std::vector<Problem>& 
                                                     const DeviceLimits& limits, std::size_t max_candidates,
                                                     const KernelCompiler& compiler, CleanPlanStats& stats,
                                                     const std::vector<std::vector<KernelConfig>>& seeds,
-                                                    const std::function<void(std::size_t, std::size_t)>& on_compiled) {
+                                                    const std::function<void(std::size_t, std::size_t)>& on_compiled,
+                                                    PlanOrder order) {
   std::vector<std::vector<BuiltCandidate>> clean(problems.size()), rejected(problems.size());
   std::vector<std::set<std::string>> excluded(problems.size());
   std::vector<std::size_t> pending(problems.size());
   std::iota(pending.begin(), pending.end(), std::size_t(0));
   std::size_t first_clean = 0;
   for (int round = 0; round < kMaxRounds && !pending.empty(); ++round) {
-    const auto plans = plan_some(problems, pending, families, limits, max_candidates, excluded, seeds, round == 0);
+    const auto plans = plan_some(problems, pending, families, limits, max_candidates, excluded, seeds, order,
+                                 round == 0);
+    for (std::size_t i = 0; i < plans.size() && max_candidates == 0; ++i)
+      if (plans[i].size() > kMaxUncapped)
+        throw UserError(fmt::format(
+            "shape {}: {} variants planned with no cap on candidates (--max-candidates 0 or --strategy "
+            "exhaustive), more than {} would take hours; give --max-candidates N, --strategy race, or narrow "
+            "the space with --pin or a space file",
+            problems[pending[i]].text(), plans[i].size(), kMaxUncapped));
     std::vector<Problem> some;
     for (std::size_t p : pending) some.push_back(problems[p]);
     BuildCounts counts;

@@ -78,8 +78,8 @@ void prepare_worker(TuneSession& s, const Problem& problem) {
   s.worker_problem = problem;
 }
 
-TrialRecord run_trial(TuneSession& s, const Problem& problem, const BuiltCandidate& b,
-                      std::int64_t kernel_id) {
+TrialRecord run_trial(TuneSession& s, const Problem& problem, const BuiltCandidate& b, std::int64_t kernel_id,
+                      const StopRule& rule) {
   TrialRecord t;
   t.run_id = s.run_id;
   t.device_id = s.device_id;
@@ -97,7 +97,7 @@ TrialRecord run_trial(TuneSession& s, const Problem& problem, const BuiltCandida
   }
   prepare_worker(s, problem);
   const WorkerReply reply =
-      ask_worker(s, TrialRequest{kernel_run(b, screening_stop_rule())}, s.options.watchdog_seconds);
+      ask_worker(s, TrialRequest{kernel_run(b, rule)}, s.options.watchdog_seconds);
   if (!reply.answered || reply.worker_lost) {
     s.worker_problem.reset();
     t.status = reply.timed_out ? TrialStatus::Timeout : TrialStatus::Fault;
@@ -171,6 +171,45 @@ std::vector<const TrialRecord*> finalist_trials(const std::vector<TrialRecord>& 
   return finalists;
 }
 
+// The trials of `kernel_ids` (this run's candidates; their binaries are at hand) among the shape's.
+std::vector<TrialRecord> trials_of(TuneSession& s, const Problem& problem, const std::vector<std::int64_t>& kernel_ids) {
+  auto trials = s.db->trials(s.device_id, problem);
+  std::erase_if(trials, [&](const TrialRecord& t) {
+    return std::find(kernel_ids.begin(), kernel_ids.end(), t.kernel_id) == kernel_ids.end();
+  });
+  return trials;
+}
+
+// A race's second round (tune --strategy race): the `count` best of the candidates timed briefly
+// are timed again under the screening rule, each keeping its one trial row with the better
+// measurement, so that the finalists are picked by screening times as in every strategy.
+void screen_race_leaders(TuneSession& s, const Problem& problem, const std::vector<BuiltCandidate>& candidates,
+                         const std::vector<std::int64_t>& kernel_ids, std::size_t count, ShapeOutcome& outcome) {
+  const auto trials = trials_of(s, problem, kernel_ids);
+  std::vector<const TrialRecord*> leaders;
+  for (const auto& t : trials)
+    if (t.status == TrialStatus::Ok && std::isfinite(t.time_us)) leaders.push_back(&t);
+  std::stable_sort(leaders.begin(), leaders.end(),
+                   [](const TrialRecord* x, const TrialRecord* y) { return trial_score(*x) < trial_score(*y); });
+  if (leaders.size() > count) leaders.resize(count);
+  s.progress->add_units(std::ptrdiff_t(leaders.size()) - std::ptrdiff_t(count));
+  for (std::size_t n = 0; n < leaders.size(); ++n) {
+    const auto at = std::size_t(std::find(kernel_ids.begin(), kernel_ids.end(), leaders[n]->kernel_id) - kernel_ids.begin());
+    TrialRecord trial = run_trial(s, problem, candidates[at], kernel_ids[at], screening_stop_rule());
+    trial.id = leaders[n]->id;
+    s.db->update_trial_measurement(trial);
+    s.progress->unit_done();
+    if (trial.status != TrialStatus::Ok) {
+      --outcome.timed;
+      ++outcome.failed;
+      s.progress->line(fmt::format("  {} {}: {}", to_string(trial.status), candidates[at].candidate.config.label(),
+                                   trial.reason));
+    }
+    s.progress->status(fmt::format("  {}: screening the race's best, {}/{} {}", problem.text(), n + 1,
+                                   leaders.size(), s.progress->eta()));
+  }
+}
+
 }  // namespace
 
 WorkerReply ask_worker(TuneSession& s, const WorkerRequest& request, double timeout_seconds) {
@@ -191,7 +230,9 @@ ShapeOutcome tune_problem(TuneSession& s, const Problem& problem,
     else pending.push_back(i);
   }
   const auto existing = s.db->winner(s.device_id, problem);
+  const std::size_t race_screened = std::min(candidates.size(), s.options.search().screened);
   if (pending.empty() && existing && !s.options.retune) {
+    s.progress->add_units(-std::ptrdiff_t(race_screened));
     outcome.skipped = outcome.has_winner = true;
     outcome.winner_us = existing->time_us;
     outcome.speedup_vs_cublas_max = existing->speedup_vs_cublas_max();
@@ -210,7 +251,8 @@ ShapeOutcome tune_problem(TuneSession& s, const Problem& problem,
       s.progress->add_units(-std::ptrdiff_t(pending.size() - n));
       break;
     }
-    TrialRecord trial = run_trial(s, problem, candidates[i], kernel_ids[i]);
+    TrialRecord trial = run_trial(s, problem, candidates[i], kernel_ids[i],
+                                  race_screened > 0 ? race_stop_rule() : screening_stop_rule());
     trial.id = s.db->insert_trial(trial);
     s.progress->unit_done();
     if (trial.status == TrialStatus::Ok) {
@@ -235,11 +277,9 @@ ShapeOutcome tune_problem(TuneSession& s, const Problem& problem,
                                                : std::string("-"),
                                    s.progress->eta()));
   }
+  if (race_screened > 0) screen_race_leaders(s, problem, candidates, kernel_ids, race_screened, outcome);
   // Only this run's candidates compete: their binaries are at hand for the final round.
-  auto trials = s.db->trials(s.device_id, problem);
-  std::erase_if(trials, [&](const TrialRecord& t) {
-    return std::find(kernel_ids.begin(), kernel_ids.end(), t.kernel_id) == kernel_ids.end();
-  });
+  const auto trials = trials_of(s, problem, kernel_ids);
   const std::vector<const TrialRecord*> finalists = finalist_trials(trials, std::max<std::size_t>(1, s.options.finalists));
   if (finalists.empty()) {
     outcome.failure = "no candidate passed verification";

@@ -7,6 +7,7 @@
 
 #include "core/shape_file.hpp"
 #include "tune/shards.hpp"
+#include "tune/strategy.hpp"
 
 namespace cl2 {
 
@@ -18,6 +19,7 @@ struct TuneOptions {
   ShapeDefaults defaults;
   std::map<std::string, std::int64_t> pins;  // --pin: parameters fixed in every family that has them
   ShardSpec shard;                           // --shard I/N: this machine's part of the shapes
+  Strategy strategy = Strategy::Model;   // tune/strategy.hpp
   std::size_t max_candidates = 24;       // per shape, after ordering by the cost model
   std::size_t seeds = 0;                 // of those, winners of the nearest tuned shapes (search/seeds.hpp)
   std::size_t finalists = 3;             // settled side by side in the final round (shape_tuner.cpp)
@@ -33,6 +35,8 @@ struct TuneOptions {
   bool counters = false;                 // CUPTI counters of each winner and the library's call, stored
   bool verbose = false;
   std::string command_line;              // recorded with the run
+
+  SearchPlan search() const { return search_plan(strategy, max_candidates, seeds); }
 };
 
 // Exit status: 0 all shapes tuned; 1 some shape got no verified winner; UserError for bad input.

@@ -4,6 +4,7 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <filesystem>
 #include <mutex>
 #include <thread>
 #include <utility>
@@ -60,7 +61,7 @@ std::vector<const FamilySpec*> tuned_families(const TuneOptions& options, const 
 std::vector<Problem> shapes_to_tune(const TuneOptions& options, const std::vector<const FamilySpec*>& families) {
   const auto all = load_shape_file(options.shapes_path, options.defaults);
   if (options.shard.count == 1) return all;
-  auto selected = select_shard(all, families, options.max_candidates, options.shard);
+  auto selected = select_shard(all, families, options.search().planned, options.shard);
   std::fprintf(stderr, "shard %d/%d: %zu of the %zu shapes of %s\n", options.shard.index, options.shard.count,
                selected.size(), all.size(), options.shapes_path.c_str());
   return selected;
@@ -87,6 +88,7 @@ std::vector<std::vector<BuiltCandidate>> compile_stage(const TuneOptions& option
                                                        const DeviceLimits& limits, const KernelCompiler& compiler,
                                                        BuildCounts& counts,
                                                        const std::vector<std::vector<KernelConfig>>& seeds = {}) {
+  const SearchPlan search = options.search();
   Progress progress(0);
   // Said once planning is done: a shape that no variant fits stops the run during planning, with
   // its one-line error and nothing before it.
@@ -97,11 +99,13 @@ std::vector<std::vector<BuiltCandidate>> compile_stage(const TuneOptions& option
                                 options.cache_dir));
   };
   CleanPlanStats stats;
-  auto built = plan_clean(problems, families, limits, options.max_candidates, compiler, stats, seeds,
-                          [&](std::size_t done, std::size_t total) {
-                            say_compiling();
-                            progress.status(fmt::format("  compiled {}/{}", done, total));
-                          });
+  auto built = plan_clean(
+      problems, families, limits, search.planned, compiler, stats, seeds,
+      [&](std::size_t done, std::size_t total) {
+        say_compiling();
+        progress.status(fmt::format("  compiled {}/{}", done, total));
+      },
+      search.order);
   say_compiling();
   counts = stats.first_round;
   std::size_t planned = 0;
@@ -122,8 +126,8 @@ bool same_gpu(const DeviceInfo& x, const DeviceInfo& y) {
   return x.name == y.name && x.cc_major == y.cc_major && x.cc_minor == y.cc_minor && x.num_sms == y.num_sms;
 }
 
-// Per problem, the --seeds winners of the nearest shapes that `db` holds for `device` (none when
-// the database has not seen this GPU).
+// Per problem, the seeds: the winners of the nearest shapes that `db` holds for `device` (none
+// when the database has not seen this GPU).
 std::vector<std::vector<KernelConfig>> seeds_from_db(const TuningDb& db, const DeviceInfo& device,
                                                      const std::vector<Problem>& problems, std::size_t count) {
   if (count == 0) return {};
@@ -250,16 +254,29 @@ int run_tune(const TuneOptions& options) {
   for (const auto& s : sessions) check_memory(problems, s->device);
   // Planned and compiled for each GPU in turn (identical GPUs find the kernels in the cache).
   std::vector<std::vector<std::vector<BuiltCandidate>>> built;
-  for (auto& s : sessions) {
-    s->db = TuningDb::open(options.db_path, DbMode::ReadWrite);
-    BuildCounts counts;
-    built.push_back(compile_stage(options, problems, families, s->limits, *s->compiler, counts,
-                                  seeds_from_db(*s->db, s->device, problems, options.seeds)));
-    s->device_id = s->db->upsert_device(s->device);
+  // A plan that fails (e.g. too many variants without a cap) leaves no database it created.
+  const bool db_existed = std::filesystem::exists(options.db_path);
+  try {
+    for (auto& s : sessions) {
+      s->db = TuningDb::open(options.db_path, DbMode::ReadWrite);
+      BuildCounts counts;
+      built.push_back(compile_stage(options, problems, families, s->limits, *s->compiler, counts,
+                                    seeds_from_db(*s->db, s->device, problems, options.search().seeds)));
+      s->device_id = s->db->upsert_device(s->device);
+    }
+  } catch (const UserError&) {
+    if (!db_existed) {
+      for (auto& s : sessions) s->db.reset();
+      std::error_code ignored;  // e.g. a path whose folder could not be made: nothing to remove
+      for (const char* suffix : {"", "-wal", "-shm", "-journal"})
+        std::filesystem::remove(options.db_path + suffix, ignored);
+    }
+    throw;
   }
   const std::int64_t run_id = sessions.front()->db->begin_run(options.command_line, options.shapes_path);
   std::size_t units = 0;
-  for (const auto& plan : built.front()) units += plan.size();
+  // A race times its leaders a second time (tune/strategy.hpp).
+  for (const auto& plan : built.front()) units += plan.size() + std::min(plan.size(), options.search().screened);
   auto progress = std::make_shared<Progress>(units);
   std::vector<std::string> names;
   for (std::size_t d = 0; d < sessions.size(); ++d) {

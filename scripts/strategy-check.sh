@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Issue 11's acceptance 2 on the GPU machine: configs/shapes/grid-125-sample30.json (30 grid-125
+# shapes across the size classes) tuned by a wide reference search and by the strategy under test,
+# then compared per shape (scripts/strategy_compare.py). Every variant the families plan cannot be
+# the reference: that is 10^4 to 6x10^4 per grid-125 shape for sm90, and tune refuses plans of more
+# than 4096 without a cap. The reference is therefore a wide race (REF_ARGS, default 512 candidates
+# a shape from the model, the best 64 screened) and the comparison says so.
+# Prepared on the CPU machine:
+#   scripts/carry-build.sh "--shapes configs/shapes/grid-125-sample30.json --strategy race --max-candidates 128" \
+#     "--shapes configs/shapes/grid-125-sample30.json"
+# then: OUT=/some/folder [STRATEGY_ARGS="--strategy race"] [REF_ARGS=...] scripts/strategy-check.sh
+# Writes $OUT/reference.sqlite, strategy.sqlite, their logs and comparison.md.
+set -uo pipefail
+cd "$(dirname "$0")/.." || exit 2
+source scripts/carry-env.sh
+T=${TOOL:-.carry/bin/cuda-l2-tune}
+[ -x "$T" ] || T=build/cuda-l2-tune
+SHAPES=${SHAPES:-configs/shapes/grid-125-sample30.json}
+REF_ARGS=${REF_ARGS:---strategy race --max-candidates 128}
+STRATEGY_ARGS=${STRATEGY_ARGS:-}
+# shellcheck disable=SC2086
+"$T" tune --shapes "$SHAPES" --db "$OUT/reference.sqlite" $REF_ARGS > "$OUT/reference.log" 2>&1
+echo "reference ($REF_ARGS): $(tail -1 "$OUT/reference.log")"
+# shellcheck disable=SC2086
+"$T" tune --shapes "$SHAPES" --db "$OUT/strategy.sqlite" $STRATEGY_ARGS > "$OUT/strategy.log" 2>&1
+echo "strategy (${STRATEGY_ARGS:-defaults}): $(tail -1 "$OUT/strategy.log")"
+{
+  echo "# Strategy check: ${STRATEGY_ARGS:-the default options} against a reference of $REF_ARGS"
+  echo "($SHAPES, $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1), commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown))"
+  echo
+  python3 scripts/strategy_compare.py "$OUT/reference.sqlite" "$OUT/strategy.sqlite"
+} > "$OUT/comparison.md"
+cat "$OUT/comparison.md"
