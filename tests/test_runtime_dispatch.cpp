@@ -165,6 +165,34 @@ TEST(RuntimeDispatch, OnlyTheNearestDistinctWinnersAreRanked) {
   EXPECT_NE(thirteenth.why.find(fmt::format("of the {} nearest", kRankedWinners)), std::string::npos) << thirteenth.why;
 }
 
+TEST(RuntimeDispatch, RankedDecisionsListEveryChoiceInTheModelsOrder) {
+  // What first-call timing picks from: decide()'s choice first, then the model's next ones, each
+  // named by its place; cheaper estimates first.
+  const Problem untuned = tn(3000, 4096, 4096);
+  DispatchTable t = table();
+  t.entries.push_back(entry(tn(4096, 4096, 1024), sm90_config(tn(4096, 4096, 1024), any_config,
+                                                              {{"BM", 128}, {"BN", 256}, {"CONSUMERS", 2}})));
+  const std::vector<Decision> ranked = ranked_decisions(t, untuned, true, rules());
+  ASSERT_EQ(ranked.size(), 3u) << "three winners, no split-K variants (their hashes are not their sources')";
+  EXPECT_EQ(ranked.front().why, decide(t, untuned, true, rules()).why);
+  for (std::size_t i = 0; i < ranked.size(); ++i) {
+    EXPECT_EQ(ranked[i].route, Route::OursNearest);
+    EXPECT_EQ(chosen_by(ranked[i]), "nearest-model");
+    const std::string place = fmt::format("model-ranked {} at", std::vector{"first", "2nd", "3rd"}[i]);
+    EXPECT_NE(ranked[i].why.find(place), std::string::npos) << ranked[i].why;
+    if (i > 0) {
+      EXPECT_LE(model(ranked[i - 1].config, untuned), model(ranked[i].config, untuned));
+    }
+  }
+  // Every other route is one decision.
+  ASSERT_EQ(ranked_decisions(t, tn(4096, 4096, 4096), true, rules()).size(), 1u);
+  EXPECT_EQ(chosen_by(ranked_decisions(t, tn(4096, 4096, 4096), true, rules()).front()), "exact");
+  EXPECT_EQ(chosen_by(ranked_decisions(t, untuned, false, rules()).front()), "library");
+  Decision timed = ranked.front();
+  timed.timed_us = {10, 12};
+  EXPECT_EQ(chosen_by(timed), "nearest-timed");
+}
+
 TEST(RuntimeDispatch, SplitKIsRechosenWithinTheWinnersCubin) {
   // A 64x64 split-K-2 winner of 128x256x8192 at twice the K: the model wants more slices.
   const Problem tuned_at = tn(128, 256, 8192), untuned = tn(128, 256, 16384);
