@@ -49,7 +49,7 @@ ProviderCall RuntimeProvider::call(const ProblemMeasurement& measurement, Runtim
   };
   const Decision* taken = nullptr;  // decisions live as long as the runtime
   measurement.warm_up([&](const GemmOperands& o, cudaStream_t s) { taken = &runtime.gemm(gemm_call(o, s)); });
-  route = {std::string(to_string(taken->route)), taken->why};
+  route = {std::string(to_string(taken->route)), taken->why, std::string(chosen_by(*taken))};
   const BufferGemm gemm = [&runtime, gemm_call](const GemmOperands& o, cudaStream_t s) {
     runtime.gemm(gemm_call(o, s));
   };
