@@ -5,14 +5,13 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
-#include <atomic>
-#include <mutex>
 #include <thread>
 
 #include "codegen/codegen.hpp"
 #include "runtime/dispatch.hpp"
 #include "runtime/runtime.hpp"
 #include "runtime/runtime_error.hpp"
+#include "support/fake_gemm_backend.hpp"
 #include "support/runtime_fixtures.hpp"
 
 using namespace cl2;
@@ -55,32 +54,6 @@ KernelConfig with_split_k(KernelConfig config, std::int64_t split_k) {
 
 std::string source_hash(const KernelConfig& config, const Problem& problem) {
   return generate_source(builtin_families().at(config.family), config, problem.layout, problem.accum).hash;
-}
-
-struct FakeBackend : GemmBackend {
-  std::mutex mutex;
-  std::atomic<int> kernels{0}, libraries{0};
-  const DispatchEntry* last_entry = nullptr;
-  LaunchGeometry last_geometry;
-  std::optional<LtAlgoConfig> last_algo;
-  void run_kernel(const DispatchEntry& e, const LaunchGeometry& geometry, const GemmCall&) override {
-    const std::lock_guard lock(mutex);
-    ++kernels;
-    last_entry = &e;
-    last_geometry = geometry;
-  }
-  void run_library(const GemmCall&, const LtAlgoConfig* algo) override {
-    const std::lock_guard lock(mutex);
-    ++libraries;
-    last_algo = algo ? std::optional(*algo) : std::nullopt;
-  }
-};
-
-alignas(16) unsigned short operand[64];
-
-GemmCall call(const Problem& problem) {
-  const GemmShape& s = problem.shape;
-  return {problem, operand, s.k, operand, problem.layout == Layout::TN ? s.k : s.n, operand, s.n, nullptr};
 }
 
 }  // namespace
@@ -345,7 +318,7 @@ TEST(RuntimeCore, PassesTheRecordedAlgorithmToTheLibrary) {
 TEST(RuntimeCore, LibraryOnlyRuntimeNeverRunsOurKernels) {
   auto backend = std::make_unique<FakeBackend>();
   FakeBackend& fake = *backend;
-  Runtime runtime(table(), h200_limits(), std::move(backend), true);
+  Runtime runtime(table(), h200_limits(), std::move(backend), {.library_only = true});
   EXPECT_EQ(runtime.gemm(call(tn(4096, 4096, 4096))).route, Route::LibraryHeuristic);
   EXPECT_EQ(fake.kernels, 0);
   EXPECT_EQ(fake.libraries, 1);

@@ -34,8 +34,14 @@ RuntimeInput read_runtime_db(const std::string& path, const std::string& cache_d
 }
 
 RuntimeProvider::RuntimeProvider(RuntimeInput input) {
+  OpenOptions options;
   try {
-    runtime_ = open_runtime(std::move(input), 0);
+    options = open_options(0);  // CL2_FIRST_CALL_TIMING, as a program calling libcl2 would see it
+  } catch (const RuntimeError& e) {
+    throw UserError(e.what());
+  }
+  try {
+    runtime_ = open_runtime(std::move(input), options);
   } catch (const RuntimeError& e) {
     throw option_error(e);
   }
