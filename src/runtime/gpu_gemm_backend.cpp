@@ -10,6 +10,7 @@
 #include "gpu/cuda_check.hpp"
 #include "gpu/cuda_event.hpp"
 #include "gpu/driver_api.hpp"
+#include "gpu/stream_gate.hpp"
 #include "runtime/runtime_error.hpp"
 
 namespace cl2 {
@@ -93,14 +94,16 @@ std::vector<double> GpuGemmBackend::time_kernels(const std::vector<CandidateLaun
     const Kernel& k = kernel(*run.entry);
     launches.emplace_back(k.function, &kernel_launch(*run.entry, k, *run.geometry, call));
   }
-  // Back to back, one event between two launches: enqueueing a launch costs the host a few µs, so
-  // the GPU stays busy where the kernels take longer than that.
+  // Back to back behind a gate, one event between two launches, so that each launch's time is
+  // its own and not the host's pace of enqueueing.
   std::vector<Event> events(sequence.size() + 1);
+  StreamGate gate(stream);
   CL2_CUDA(cudaEventRecord(events.front().get(), stream));
   for (std::size_t i = 0; i < sequence.size(); ++i) {
     launch_gemm(launches[i].first, *sequence[i].geometry, launches[i].second->params, stream);
     CL2_CUDA(cudaEventRecord(events[i + 1].get(), stream));
   }
+  gate.release();
   CL2_CUDA(cudaEventSynchronize(events.back().get()));
   std::vector<double> launch_us;
   for (std::size_t i = 0; i < sequence.size(); ++i) launch_us.push_back(1000.0 * elapsed_ms(events[i], events[i + 1]));
