@@ -24,7 +24,10 @@ namespace {
 void add_runtime(ShapeBench& shape, const std::string& mode, int interval_ms, double gpu_us, double wall_us,
                  const std::string& route, const std::string& detail) {
   shape.timings.push_back(timing("runtime", mode, interval_ms, gpu_us, wall_us));
-  shape.runtime_route = RuntimeRoute{route, detail};
+  const std::string chosen_by = route == "ours_exact"     ? "exact"
+                                : route == "ours_nearest" ? "nearest-timed"
+                                                          : "library";
+  shape.runtime_route = RuntimeRoute{route, detail, chosen_by};
 }
 
 // fixture_run() with the runtime on every shape. Offline speedups (gpu; wall):
@@ -122,14 +125,15 @@ TEST_F(BenchRuntimeReport, BenchCsvGivesTheRuntimeRowsTheirRoute) {
   const std::string csv = output("bench.csv");
   EXPECT_EQ(lines_of(csv)[0],
             "M,N,K,layout,accum,size_class,provider,mode,interval_ms,gpu_us,gpu_spread_pct,gpu_samples,"
-            "wall_us,wall_spread_pct,wall_samples,tflops_gpu,gbps_gpu,route,route_detail");
+            "wall_us,wall_spread_pct,wall_samples,tflops_gpu,gbps_gpu,route,route_detail,chosen_by");
   const auto mid = bench_row(csv, "1024,1024,1024,", "runtime", "offline");
   EXPECT_EQ(mid.at("gpu_us"), "100.000");
   EXPECT_EQ(mid.at("route"), "ours_nearest");
   EXPECT_EQ(mid.at("route_detail"), "ours nearest (tuned at 1000x1000x1000): sm90 BM=128");
+  EXPECT_EQ(mid.at("chosen_by"), "nearest-timed");
   EXPECT_EQ(bench_row(csv, "1024,1024,1024,", "ours", "offline").at("route"), "") << "ours has no route";
   // A detail with a comma is quoted, so the row keeps its columns.
-  CL2_EXPECT_CONTAINS(csv, ",cublaslt_recorded,\"cublaslt recorded: algo 66, faster than ours\"\n");
+  CL2_EXPECT_CONTAINS(csv, ",cublaslt_recorded,\"cublaslt recorded: algo 66, faster than ours\",library\n");
 }
 
 TEST_F(BenchRuntimeReport, SpeedupsCsvAppendsTheRuntimeColumns) {
@@ -153,7 +157,8 @@ TEST_F(BenchRuntimeReport, SummaryKeepsTheRuntimeApartFromOurs) {
         "- runtime (libcl2) vs cuBLASLt-autotune, offline GPU time: geomean 3.364 (mean 4.150, min 1.600) over 4 "
         "shapes\n",
         "- ours vs cuBLASLt-autotune, offline GPU time: geomean 4.000 (mean 4.667, min 2.000) over 3 shapes\n",
-        "Routes: cublaslt_heuristic 1, cublaslt_recorded 1, ours_exact 1, ours_nearest 1.\n"})
+        "Routes: cublaslt_heuristic 1, cublaslt_recorded 1, ours_exact 1, ours_nearest 1; chosen: exact 1, library 2, "
+        "nearest-timed 1.\n"})
     CL2_EXPECT_CONTAINS(md, expected);
   const auto gpu =
       table_after(md, "### Runtime speedups, GPU time (CUDA events; offline: around graph-captured calls)");
@@ -180,10 +185,10 @@ TEST_F(BenchRuntimeReport, SummaryListsWhereEachShapeWentSlowestFirst) {
   const auto rows = table_after(output("summary.md"), "### Where the runtime sent each shape (offline GPU time; "
                                                       "slowest against ours first)");
   ASSERT_EQ(rows.size(), 4u);
-  EXPECT_EQ(rows[0], (std::vector<std::string>{"256x256x256 tn f32", "ours_exact", "ours exact: sm90 BM=128", "12.500",
-                                               "10.000", "0.800x", "20.000", "1.600x"}));
+  EXPECT_EQ(rows[0], (std::vector<std::string>{"256x256x256 tn f32", "ours_exact", "exact", "ours exact: sm90 BM=128",
+                                               "12.500", "10.000", "0.800x", "20.000", "1.600x"}));
   EXPECT_EQ(rows[2][0], "8192x8192x8192 tn f32");
-  EXPECT_EQ(rows[3], (std::vector<std::string>{"2048x2048x1024 nn f16", "cublaslt_heuristic",
+  EXPECT_EQ(rows[3], (std::vector<std::string>{"2048x2048x1024 nn f16", "cublaslt_heuristic", "library",
                                                "cublaslt heuristic: no tuned configuration is valid for this shape",
                                                "20.000", "-", "-", "40.000", "2.000x"}));
 }
@@ -202,4 +207,19 @@ TEST_F(BenchRuntimeReport, RunJsonKeepsTheRoutesAndTheRuntimeDb) {
   const std::string plain = read_bytes(dir_.file("plain/run.json"));
   for (const char* key : {"\"runtime_db\"", "\"runtime_route\""})
     EXPECT_EQ(plain.find(key), std::string::npos) << key;
+}
+
+TEST(BenchRuntime, ARunFromBeforeFirstCallTimingSaysNothingOfHowTheRuntimeChose) {
+  BenchRun run = runtime_run();
+  for (ShapeBench& shape : run.shapes) shape.runtime_route->chosen_by.clear();
+  TempDir dir;
+  write_bench_outputs(run, dir.file("out"));
+  EXPECT_EQ(read_bytes(dir.file("out/run.json")).find("chosen_by"), std::string::npos);
+  const BenchRun back = read_bench_run(dir.file("out/run.json"));
+  EXPECT_EQ(back.shapes[1].runtime_route, run.shapes[1].runtime_route);
+  const std::string md = read_bytes(dir.file("out/summary.md"));
+  CL2_EXPECT_CONTAINS(md, "Routes: cublaslt_heuristic 1, cublaslt_recorded 1, ours_exact 1, ours_nearest 1.\n");
+  const auto rows = table_after(md, "### Where the runtime sent each shape (offline GPU time; slowest against ours "
+                                    "first)");
+  EXPECT_EQ(rows.at(0).at(2), "-");
 }

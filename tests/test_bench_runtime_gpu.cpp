@@ -54,10 +54,12 @@ TEST_F(BenchRuntimeGpu, EveryRouteIsVerifiedTimedAndRecorded) {
   EXPECT_EQ(run->runtime_db, db_);
   ASSERT_EQ(run->shapes.size(), 3u);
   const char* routes[] = {"ours_exact", "ours_nearest", "cublaslt_heuristic"};
+  const char* chosen_by[] = {"exact", "nearest-", "library"};  // nearest-timed where the model ranks several
   for (std::size_t s = 0; s < 3; ++s) {
     const ShapeBench& shape = run->shapes[s];
     ASSERT_TRUE(shape.runtime_route) << shape.problem.text();
     EXPECT_EQ(shape.runtime_route->route, routes[s]) << shape.runtime_route->detail;
+    EXPECT_EQ(shape.runtime_route->chosen_by.rfind(chosen_by[s], 0), 0u) << shape.runtime_route->chosen_by;
     for (const char* mode : {"offline", "server"}) {
       const ProviderTiming* timing = find_timing(shape, Provider::Runtime, mode);
       ASSERT_NE(timing, nullptr) << shape.problem.text() << " " << mode;
@@ -68,7 +70,8 @@ TEST_F(BenchRuntimeGpu, EveryRouteIsVerifiedTimedAndRecorded) {
   EXPECT_NE(find_timing(run->shapes[0], Provider::Ours, "offline"), nullptr);
   const std::string summary = test::read_bytes(dir_.file("out/summary.md"));
   CL2_EXPECT_CONTAINS(summary, "- runtime (libcl2) vs ours, offline GPU time: geomean ");
-  CL2_EXPECT_CONTAINS(summary, "Routes: cublaslt_heuristic 1, ours_exact 1, ours_nearest 1.");
+  CL2_EXPECT_CONTAINS(summary, "Routes: cublaslt_heuristic 1, ours_exact 1, ours_nearest 1; "
+                               "chosen: exact 1, library 1, nearest-");
 }
 
 TEST_F(BenchRuntimeGpu, RotatedOperandsAndNoWinnerOfOurs) {

@@ -1,8 +1,9 @@
 // libcl2's C API: its error paths on any machine (null arguments, unknown flags, missing or
-// damaged inputs, no GPU), and on a GPU, GEMMs through a small database (one winner, tuned by
-// nobody: its configuration is the planner's first) compared exactly with a CPU product: the
-// exact shape, a nearest-shape dispatch (one with its split-K re-chosen too), strided operands and
-// an untuned layout (cuBLASLt).
+// damaged inputs, a bad CL2_FIRST_CALL_TIMING, no GPU), and on a GPU, GEMMs through a small
+// database (one winner, tuned by nobody: its configuration is the planner's first) compared
+// exactly with a CPU product: the exact shape, a nearest-shape dispatch (one with its split-K
+// re-chosen too, and one timed at its first call, inside and outside a graph capture), strided
+// operands and an untuned layout (cuBLASLt).
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
 
@@ -16,6 +17,7 @@
 #include "support/one_winner_db.hpp"
 #include "support/require_gpu.hpp"
 #include "support/runtime_fixtures.hpp"
+#include "support/scoped_env.hpp"
 
 using namespace cl2;
 using namespace cl2::test;
@@ -87,6 +89,23 @@ TEST(RuntimeCapi, WithoutAGpuOpeningSaysSo) {
   EXPECT_EQ(handle, nullptr);
 }
 
+TEST(RuntimeCapi, ABadFirstCallTimingVariableIsAnErrorAtOpen) {
+  TempDir dir;
+  const auto bundle = dir.path() / "bundle";
+  write_sample_bundle(bundle);
+  const cl2_test::ScopedEnv bad("CL2_FIRST_CALL_TIMING", "fast");
+  cl2_handle* handle = nullptr;
+  CL2_EXPECT_STATUS(cl2_open(bundle.c_str(), &handle), CL2_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(handle, nullptr);
+  EXPECT_EQ(std::string(cl2_last_error()).rfind("CL2_FIRST_CALL_TIMING=fast: not a count from 0 to 16; ", 0), 0u)
+      << cl2_last_error();
+  // With first-call timing off the variable is not read: opening goes on (to this machine's GPU
+  // or its absence, to a bundle tuned on no GPU at all).
+  const cl2_status off = cl2_open_with_options(bundle.c_str(), CL2_OPEN_NO_FIRST_CALL_TIMING, &handle);
+  EXPECT_NE(off, CL2_ERROR_INVALID_ARGUMENT) << cl2_last_error();
+  cl2_close(handle);
+}
+
 namespace {
 
 // fp16 bit patterns of -0.5, 0 and 0.5: products and their sums over K <= 1024 are exact in fp32
@@ -129,31 +148,63 @@ float half_to_float(unsigned short bits) {
   return bits & 0x8000 ? -magnitude : magnitude;
 }
 
+// A GEMM's operands on the GPU, C filled with NaN (so that an unwritten output shows).
+class DeviceGemm {
+ public:
+  explicit DeviceGemm(const HostGemm& g) : g_(g) {
+    EXPECT_EQ(cudaMalloc(&a_, g.a.size() * 2), cudaSuccess);
+    EXPECT_EQ(cudaMalloc(&b_, g.b.size() * 2), cudaSuccess);
+    EXPECT_EQ(cudaMalloc(&c_, c_bytes()), cudaSuccess);
+    cudaMemcpy(a_, g.a.data(), g.a.size() * 2, cudaMemcpyHostToDevice);
+    cudaMemcpy(b_, g.b.data(), g.b.size() * 2, cudaMemcpyHostToDevice);
+    cudaMemset(c_, 0xff, c_bytes());
+  }
+  ~DeviceGemm() {
+    cudaFree(a_);
+    cudaFree(b_);
+    cudaFree(c_);
+  }
+  DeviceGemm(const DeviceGemm&) = delete;
+  DeviceGemm& operator=(const DeviceGemm&) = delete;
+
+  // Enqueues the GEMM through the handle on `stream`.
+  cl2_status enqueue(cl2_handle* handle, cudaStream_t stream) const {
+    const GemmShape& s = g_.problem.shape;
+    return cl2_gemm(handle, g_.problem.layout == Layout::TN ? CL2_LAYOUT_TN : CL2_LAYOUT_NN, CL2_ACCUM_F32, s.m, s.n,
+                    s.k, a_, g_.lda, b_, g_.ldb, c_, g_.ldc, stream);
+  }
+
+  // After the GPU is done: how many outputs differ from the CPU product.
+  int mismatches() const {
+    EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    const GemmShape& s = g_.problem.shape;
+    std::vector<unsigned short> out(c_bytes() / 2);
+    cudaMemcpy(out.data(), c_, c_bytes(), cudaMemcpyDeviceToHost);
+    int wrong = 0;
+    for (std::int64_t i = 0; i < s.m; ++i)
+      for (std::int64_t j = 0; j < s.n; ++j)
+        wrong += half_to_float(out[std::size_t(i * g_.ldc + j)]) != g_.expected[std::size_t(i * s.n + j)];
+    return wrong;
+  }
+
+ private:
+  std::size_t c_bytes() const { return std::size_t(g_.problem.shape.m * g_.ldc * 2); }
+  const HostGemm& g_;
+  void *a_ = nullptr, *b_ = nullptr, *c_ = nullptr;
+};
+
 // Runs the GEMM through the handle and returns how many outputs differ from the CPU product.
 int mismatches(cl2_handle* handle, const HostGemm& g) {
-  const GemmShape& s = g.problem.shape;
-  void *a = nullptr, *b = nullptr, *c = nullptr;
-  EXPECT_EQ(cudaMalloc(&a, g.a.size() * 2), cudaSuccess);
-  EXPECT_EQ(cudaMalloc(&b, g.b.size() * 2), cudaSuccess);
-  EXPECT_EQ(cudaMalloc(&c, std::size_t(s.m * g.ldc * 2)), cudaSuccess);
-  cudaMemcpy(a, g.a.data(), g.a.size() * 2, cudaMemcpyHostToDevice);
-  cudaMemcpy(b, g.b.data(), g.b.size() * 2, cudaMemcpyHostToDevice);
-  cudaMemset(c, 0xff, std::size_t(s.m * g.ldc * 2));  // NaN everywhere: an unwritten output shows
-  const cl2_status status =
-      cl2_gemm(handle, g.problem.layout == Layout::TN ? CL2_LAYOUT_TN : CL2_LAYOUT_NN, CL2_ACCUM_F32, s.m, s.n, s.k, a,
-               g.lda, b, g.ldb, c, g.ldc, nullptr);
-  EXPECT_EQ(status, CL2_SUCCESS) << cl2_last_error();
-  EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
-  std::vector<unsigned short> out(std::size_t(s.m * g.ldc));
-  cudaMemcpy(out.data(), c, out.size() * 2, cudaMemcpyDeviceToHost);
-  cudaFree(a);
-  cudaFree(b);
-  cudaFree(c);
-  int wrong = 0;
-  for (std::int64_t i = 0; i < s.m; ++i)
-    for (std::int64_t j = 0; j < s.n; ++j)
-      wrong += half_to_float(out[std::size_t(i * g.ldc + j)]) != g.expected[std::size_t(i * s.n + j)];
-  return wrong;
+  const DeviceGemm gemm(g);
+  EXPECT_EQ(gemm.enqueue(handle, nullptr), CL2_SUCCESS) << cl2_last_error();
+  return gemm.mismatches();
+}
+
+// Winners are compiled on first use through the kernel cache: a private one, or the one a GPU
+// session carries precompiled kernels in (as run_tool does).
+void use_test_kernel_cache(const TempDir& dir) {
+  const char* shared = std::getenv("CL2_TEST_SHARED_CACHE");
+  setenv("CUDA_L2_TUNE_CACHE", shared && *shared ? shared : dir.file("cache").c_str(), 1);
 }
 
 std::string describe(cl2_handle* handle, const Problem& p) {
@@ -170,10 +221,7 @@ std::string describe(cl2_handle* handle, const Problem& p) {
 TEST(RuntimeCapiGpu, GemmsMatchTheCpuProductOnEveryRoute) {
   CL2_REQUIRE_GPU();
   TempDir dir;
-  // The winner is compiled on first use through the kernel cache: a private one, or the one a GPU
-  // session carries precompiled kernels in (as run_tool does).
-  const char* shared = std::getenv("CL2_TEST_SHARED_CACHE");
-  setenv("CUDA_L2_TUNE_CACHE", shared && *shared ? shared : dir.file("cache").c_str(), 1);
+  use_test_kernel_cache(dir);
   const Problem tuned = cl2_test::tn(512, 512, 512);
   write_one_winner_db(dir.file("one.sqlite"), tuned);
   cl2_handle* handle = nullptr;
@@ -202,8 +250,7 @@ TEST(RuntimeCapiGpu, SplitKRechosenForANearbyShapeMatchesTheCpuProduct) {
   CL2_REQUIRE_GPU();
   if (query_device(0).cc() != 90) GTEST_SKIP() << "the split-K winner is an sm90 configuration";
   TempDir dir;
-  const char* shared = std::getenv("CL2_TEST_SHARED_CACHE");
-  setenv("CUDA_L2_TUNE_CACHE", shared && *shared ? shared : dir.file("cache").c_str(), 1);
+  use_test_kernel_cache(dir);
   // As in RuntimeDispatch.SplitKIsRechosenWithinTheWinnersCubin: a split-K-2 winner, called at
   // twice its K, runs from its own cubin with more slices (another kernel argument and workspace).
   const Problem tuned = cl2_test::tn(128, 256, 8192);
@@ -216,6 +263,67 @@ TEST(RuntimeCapiGpu, SplitKRechosenForANearbyShapeMatchesTheCpuProduct) {
   EXPECT_EQ(mismatches(handle, HostGemm(near, 0)), 0) << describe(handle, near);
   EXPECT_EQ(mismatches(handle, HostGemm(near, 0)), 0) << "the second call, from the caches";
   EXPECT_EQ(mismatches(handle, HostGemm(tuned, 0)), 0) << "the winner's own factor, beside it";
+  cl2_close(handle);
+}
+
+TEST(RuntimeCapiGpu, FirstCallTimingOfAnUntunedShapeMatchesTheCpuProduct) {
+  CL2_REQUIRE_GPU();
+  if (query_device(0).cc() != 90) GTEST_SKIP() << "the split-K winner is an sm90 configuration";
+  TempDir dir;
+  use_test_kernel_cache(dir);
+  const cl2_test::ScopedEnv by_default("CL2_FIRST_CALL_TIMING", nullptr);  // up to the model's first 3
+  // As in RuntimeFirstCall.ASplitKWinnersFactorsAreTimedEachWithItsGeometry: a split-K-2 winner at
+  // twice its K, whose factors that the model ranks first all run from its cubin, so that the first
+  // call times one kernel at several launch geometries (each its own workspace and argument).
+  const Problem tuned = cl2_test::tn(128, 256, 8192), near = cl2_test::tn(128, 256, 16384);
+  const std::string db = dir.file("split.sqlite");
+  write_one_winner_db(db, tuned, cl2_test::sm90_config(tuned, cl2_test::any_config, {{"SPLIT_K", 2}}));
+  const HostGemm gemm(near, 0);
+
+  // Timed at the first call, whose result is the chosen kernel's; then run from the caches.
+  cl2_handle* handle = nullptr;
+  ASSERT_EQ(cl2_open(db.c_str(), &handle), CL2_SUCCESS) << cl2_last_error();
+  CL2_EXPECT_CONTAINS(describe(handle, near), " pending (at the first call outside a graph capture)");
+  EXPECT_EQ(mismatches(handle, gemm), 0) << describe(handle, near);
+  const std::string timed = describe(handle, near);
+  CL2_EXPECT_CONTAINS(timed, " (median of 5): ");
+  CL2_EXPECT_CONTAINS(timed, " (chosen)");
+  EXPECT_EQ(mismatches(handle, gemm), 0) << "the second call, from the caches: " << timed;
+  EXPECT_EQ(mismatches(handle, HostGemm(tuned, 0)), 0) << "the winner's own shape, beside it";
+  cl2_close(handle);
+
+  // Inside a graph capture the model's first runs, nothing is timed, and the first call outside one
+  // decides.
+  ASSERT_EQ(cl2_open(db.c_str(), &handle), CL2_SUCCESS) << cl2_last_error();
+  cudaStream_t stream = nullptr;
+  ASSERT_EQ(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), cudaSuccess);
+  {
+    const DeviceGemm captured(gemm);
+    // Relaxed: a shape's first call loads its module and allocates its workspace, which a stricter
+    // capture refuses (bench calls each shape once before it captures).
+    ASSERT_EQ(cudaStreamBeginCapture(stream, cudaStreamCaptureModeRelaxed), cudaSuccess);
+    const cl2_status status = captured.enqueue(handle, stream);
+    cudaGraph_t graph = nullptr;
+    ASSERT_EQ(cudaStreamEndCapture(stream, &graph), cudaSuccess);
+    ASSERT_EQ(status, CL2_SUCCESS) << cl2_last_error();
+    cudaGraphExec_t exec = nullptr;
+    ASSERT_EQ(cudaGraphInstantiate(&exec, graph, 0), cudaSuccess);
+    ASSERT_EQ(cudaGraphLaunch(exec, stream), cudaSuccess);
+    EXPECT_EQ(captured.mismatches(), 0) << "the model's first, from the graph: " << describe(handle, near);
+    cudaGraphExecDestroy(exec);
+    cudaGraphDestroy(graph);
+  }
+  CL2_EXPECT_CONTAINS(describe(handle, near), " pending");
+  EXPECT_EQ(mismatches(handle, gemm), 0) << "the first call outside the capture";
+  CL2_EXPECT_CONTAINS(describe(handle, near), " (chosen)");
+  cudaStreamDestroy(stream);
+  cl2_close(handle);
+
+  // CL2_OPEN_NO_FIRST_CALL_TIMING: the model's first, nothing timed.
+  ASSERT_EQ(cl2_open_with_options(db.c_str(), CL2_OPEN_NO_FIRST_CALL_TIMING, &handle), CL2_SUCCESS)
+      << cl2_last_error();
+  EXPECT_EQ(mismatches(handle, gemm), 0);
+  EXPECT_EQ(describe(handle, near).find("first-call timing"), std::string::npos) << describe(handle, near);
   cl2_close(handle);
 }
 

@@ -5,14 +5,13 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
-#include <atomic>
-#include <mutex>
 #include <thread>
 
 #include "codegen/codegen.hpp"
 #include "runtime/dispatch.hpp"
 #include "runtime/runtime.hpp"
 #include "runtime/runtime_error.hpp"
+#include "support/fake_gemm_backend.hpp"
 #include "support/runtime_fixtures.hpp"
 
 using namespace cl2;
@@ -55,32 +54,6 @@ KernelConfig with_split_k(KernelConfig config, std::int64_t split_k) {
 
 std::string source_hash(const KernelConfig& config, const Problem& problem) {
   return generate_source(builtin_families().at(config.family), config, problem.layout, problem.accum).hash;
-}
-
-struct FakeBackend : GemmBackend {
-  std::mutex mutex;
-  std::atomic<int> kernels{0}, libraries{0};
-  const DispatchEntry* last_entry = nullptr;
-  LaunchGeometry last_geometry;
-  std::optional<LtAlgoConfig> last_algo;
-  void run_kernel(const DispatchEntry& e, const LaunchGeometry& geometry, const GemmCall&) override {
-    const std::lock_guard lock(mutex);
-    ++kernels;
-    last_entry = &e;
-    last_geometry = geometry;
-  }
-  void run_library(const GemmCall&, const LtAlgoConfig* algo) override {
-    const std::lock_guard lock(mutex);
-    ++libraries;
-    last_algo = algo ? std::optional(*algo) : std::nullopt;
-  }
-};
-
-alignas(16) unsigned short operand[64];
-
-GemmCall call(const Problem& problem) {
-  const GemmShape& s = problem.shape;
-  return {problem, operand, s.k, operand, problem.layout == Layout::TN ? s.k : s.n, operand, s.n, nullptr};
 }
 
 }  // namespace
@@ -163,6 +136,34 @@ TEST(RuntimeDispatch, OnlyTheNearestDistinctWinnersAreRanked) {
   EXPECT_EQ(thirteenth.route, Route::OursNearest);
   EXPECT_NE(thirteenth.config, big) << thirteenth.why;
   EXPECT_NE(thirteenth.why.find(fmt::format("of the {} nearest", kRankedWinners)), std::string::npos) << thirteenth.why;
+}
+
+TEST(RuntimeDispatch, RankedDecisionsListEveryChoiceInTheModelsOrder) {
+  // What first-call timing picks from: decide()'s choice first, then the model's next ones, each
+  // named by its place; cheaper estimates first.
+  const Problem untuned = tn(3000, 4096, 4096);
+  DispatchTable t = table();
+  t.entries.push_back(entry(tn(4096, 4096, 1024), sm90_config(tn(4096, 4096, 1024), any_config,
+                                                              {{"BM", 128}, {"BN", 256}, {"CONSUMERS", 2}})));
+  const std::vector<Decision> ranked = ranked_decisions(t, untuned, true, rules());
+  ASSERT_EQ(ranked.size(), 3u) << "three winners, no split-K variants (their hashes are not their sources')";
+  EXPECT_EQ(ranked.front().why, decide(t, untuned, true, rules()).why);
+  for (std::size_t i = 0; i < ranked.size(); ++i) {
+    EXPECT_EQ(ranked[i].route, Route::OursNearest);
+    EXPECT_EQ(chosen_by(ranked[i]), "nearest-model");
+    const std::string place = fmt::format("model-ranked {} at", std::vector{"first", "2nd", "3rd"}[i]);
+    EXPECT_NE(ranked[i].why.find(place), std::string::npos) << ranked[i].why;
+    if (i > 0) {
+      EXPECT_LE(model(ranked[i - 1].config, untuned), model(ranked[i].config, untuned));
+    }
+  }
+  // Every other route is one decision.
+  ASSERT_EQ(ranked_decisions(t, tn(4096, 4096, 4096), true, rules()).size(), 1u);
+  EXPECT_EQ(chosen_by(ranked_decisions(t, tn(4096, 4096, 4096), true, rules()).front()), "exact");
+  EXPECT_EQ(chosen_by(ranked_decisions(t, untuned, false, rules()).front()), "library");
+  Decision timed = ranked.front();
+  timed.timed_us = {10, 12};
+  EXPECT_EQ(chosen_by(timed), "nearest-timed");
 }
 
 TEST(RuntimeDispatch, SplitKIsRechosenWithinTheWinnersCubin) {
@@ -317,7 +318,7 @@ TEST(RuntimeCore, PassesTheRecordedAlgorithmToTheLibrary) {
 TEST(RuntimeCore, LibraryOnlyRuntimeNeverRunsOurKernels) {
   auto backend = std::make_unique<FakeBackend>();
   FakeBackend& fake = *backend;
-  Runtime runtime(table(), h200_limits(), std::move(backend), true);
+  Runtime runtime(table(), h200_limits(), std::move(backend), {.library_only = true});
   EXPECT_EQ(runtime.gemm(call(tn(4096, 4096, 4096))).route, Route::LibraryHeuristic);
   EXPECT_EQ(fake.kernels, 0);
   EXPECT_EQ(fake.libraries, 1);

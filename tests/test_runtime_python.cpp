@@ -43,6 +43,23 @@ except cl2tune.Cl2Error as e:
   CL2_EXPECT_CONTAINS(r.out, "missing.sqlite");
 }
 
+TEST(RuntimePython, FirstCallTimingFalseOpensWithTheFlagThatTurnsItOff) {
+  cl2_test::ScratchDir dir;
+  if (!python_has(dir, "ctypes")) GTEST_SKIP() << "no python3 with ctypes";
+  // A bad CL2_FIRST_CALL_TIMING is an error at open, unless the flag leaves it unread.
+  const auto r = run_python(dir, R"(
+import os, cl2tune
+os.environ["CL2_FIRST_CALL_TIMING"] = "lots"
+for timing in (True, False):
+    try:
+        cl2tune.Runtime(")" + dir.file("missing.sqlite") + R"(", first_call_timing=timing)
+    except cl2tune.Cl2Error as e:
+        print(e.status)
+)");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "CL2_ERROR_INVALID_ARGUMENT\nCL2_ERROR_BAD_INPUT_FILE\n");
+}
+
 TEST(RuntimePythonGpu, MatmulMatchesTorch) {
   CL2_REQUIRE_GPU();
   cl2_test::ScratchDir dir;

@@ -1,8 +1,8 @@
 /* libcl2: the runtime library of cuda-l2-tune. It opens what `cuda-l2-tune tune` measured (a
  * tuning database, a bundle written by `export --format bundle`, or a header written by `export
  * --format cpp`) and computes each fp16 GEMM with the kernel that won for its shape, the winner of
- * a nearby tuned shape that the cost model ranks fastest for it, or cuBLASLt (README.md, "The
- * runtime library").
+ * a nearby tuned shape that timed fastest at its first call among those the cost model ranks
+ * first, or cuBLASLt (README.md, "The runtime library").
  *
  * C = A * B: A row-major M x K (lda), C row-major M x N (ldc), B column-major for CL2_LAYOUT_TN
  * (N rows of K, ldb) or row-major K x N for CL2_LAYOUT_NN; all fp16, accumulated in fp32 or fp16.
@@ -42,7 +42,14 @@ typedef enum cl2_accum { CL2_ACCUM_F32 = 0, CL2_ACCUM_F16 = 1 } cl2_accum;
 enum {
   /* Tuned on another GPU: open anyway, print one warning to stderr, and compute every GEMM with
    * cuBLASLt (instead of failing with CL2_ERROR_DEVICE_MISMATCH). */
-  CL2_OPEN_LIBRARY_FALLBACK = 1u << 0
+  CL2_OPEN_LIBRARY_FALLBACK = 1u << 0,
+  /* Run the cost model's first choice for an untuned shape without timing any at its first call.
+   * Without it, the first call of an untuned shape (per handle, shape, layout and accumulation)
+   * times the model's first CL2_FIRST_CALL_TIMING choices (default 3, 0 to 16, 0 for none; read at
+   * open, a bad value is CL2_ERROR_INVALID_ARGUMENT) on its own operands and stream, 5 rounds each,
+   * waits for them, and keeps the fastest; C is that kernel's result. Inside a CUDA graph capture
+   * nothing is timed: the model's first runs, and the first call outside one decides. */
+  CL2_OPEN_NO_FIRST_CALL_TIMING = 1u << 1
 };
 
 typedef struct cl2_handle cl2_handle;
@@ -78,9 +85,10 @@ CL2_API cl2_status cl2_gemm(cl2_handle* handle, cl2_layout layout, cl2_accum acc
 
 /* What cl2_gemm would run for a problem with tight leading dimensions and aligned pointers, as one
  * line ("ours exact: sm90 ACC_CHAINS=1 ...", "ours nearest (tuned at 4096x12288x1024: winner 9 of
- * the 12 nearest, model-ranked first at 140.0 us): sm90 ...",
- * "cublaslt recorded: algo 66 ...", "cublaslt heuristic: <why>"), written to `text` (truncated to
- * `size` bytes, NUL-ended). */
+ * the 12 nearest, model-ranked 2nd at 140.0 us): sm90 ...; first-call timing of the model's first
+ * 3 (median of 5): 131.2, 128.0 (chosen), 135.9 us" (before the first call: "...; first-call
+ * timing of the model's first 3 pending ..."), "cublaslt recorded: algo 66 ...", "cublaslt
+ * heuristic: <why>"), written to `text` (truncated to `size` bytes, NUL-ended; 1024 hold it). */
 CL2_API cl2_status cl2_describe(cl2_handle* handle, cl2_layout layout, cl2_accum accum, int64_t m, int64_t n,
                                 int64_t k, char* text, size_t size);
 

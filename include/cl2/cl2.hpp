@@ -35,7 +35,7 @@ class Gemm {
   }
 
   std::string describe(cl2_layout layout, cl2_accum accum, int64_t m, int64_t n, int64_t k) {
-    char text[512];
+    char text[1024];
     check(cl2_describe(handle_, layout, accum, m, n, k, text, sizeof(text)));
     return text;
   }

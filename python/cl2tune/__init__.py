@@ -18,6 +18,7 @@ __all__ = ["Cl2Error", "Runtime", "library_path"]
 LAYOUT_TN, LAYOUT_NN = 0, 1
 ACCUM = {"f32": 0, "f16": 1}
 OPEN_LIBRARY_FALLBACK = 1
+OPEN_NO_FIRST_CALL_TIMING = 2
 
 
 class Cl2Error(RuntimeError):
@@ -77,11 +78,18 @@ def _check(status):
 
 
 class Runtime:
-    """A libcl2 handle for the CUDA device current when it is made."""
+    """A libcl2 handle for the CUDA device current when it is made.
 
-    def __init__(self, path, library_fallback=False):
+    library_fallback: tuned on another GPU, compute every GEMM with cuBLASLt instead of failing.
+    first_call_timing: False runs the cost model's first choice for an untuned shape, without
+    timing the model's first few at the shape's first call (CL2_OPEN_NO_FIRST_CALL_TIMING).
+    """
+
+    def __init__(self, path, library_fallback=False, first_call_timing=True):
         self._handle = ctypes.c_void_p()
         flags = OPEN_LIBRARY_FALLBACK if library_fallback else 0
+        if not first_call_timing:
+            flags |= OPEN_NO_FIRST_CALL_TIMING
         _check(_library().cl2_open_with_options(os.fsencode(path), flags, ctypes.byref(self._handle)))
 
     def close(self):
@@ -93,8 +101,9 @@ class Runtime:
         self.close()
 
     def describe(self, m, n, k, layout="tn", accum="f32"):
-        """Which route a shape takes ("ours exact: ...", "cublaslt heuristic: ...")."""
-        text = ctypes.create_string_buffer(512)
+        """Which route a shape takes ("ours exact: ...", "ours nearest (...): ...; first-call timing ...",
+        "cublaslt heuristic: ...")."""
+        text = ctypes.create_string_buffer(1024)
         _check(_library().cl2_describe(self._handle, LAYOUT_TN if layout == "tn" else LAYOUT_NN, ACCUM[accum],
                                        m, n, k, text, len(text)))
         return text.value.decode()

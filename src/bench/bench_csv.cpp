@@ -2,8 +2,8 @@
 // speedups.csv (CUDA-L2's per-shape speedup table, one row per shape and mode). Columns are only
 // ever appended, so scripts reading by name or position keep working; unmeasured values are empty.
 // A run with the runtime library gets its columns after all others: in bench.csv the route of its
-// rows, in speedups.csv its speedups over ours and cuBLASLt-autotune; a run without it has neither,
-// so results committed before it render as they were.
+// rows and how the runtime chose it, in speedups.csv its speedups over ours and cuBLASLt-autotune;
+// a run without it has neither, so results committed before it render as they were.
 #include <fmt/format.h>
 
 #include <cmath>
@@ -16,7 +16,7 @@ namespace {
 constexpr std::string_view kBenchHeader =
     "M,N,K,layout,accum,size_class,provider,mode,interval_ms,gpu_us,gpu_spread_pct,gpu_samples,"
     "wall_us,wall_spread_pct,wall_samples,tflops_gpu,gbps_gpu";
-constexpr std::string_view kRuntimeHeader = ",route,route_detail";
+constexpr std::string_view kRuntimeHeader = ",route,route_detail,chosen_by";
 
 // Microseconds with three decimals keep nanoseconds at any size.
 constexpr int kMicrosDecimals = 3;
@@ -47,6 +47,7 @@ std::string bench_row(const ShapeView& shape, const ProviderTiming& timing, bool
     const bool routed = timing.provider == Provider::Runtime && route;
     fields.push_back(routed ? route->route : "");
     fields.push_back(routed ? route->detail : "");
+    fields.push_back(routed ? route->chosen_by : "");
   }
   return csv_line(fields);
 }

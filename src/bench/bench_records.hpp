@@ -47,6 +47,9 @@ struct ProviderTrace {
 struct RuntimeRoute {
   std::string route;   // "ours_exact", "ours_nearest", "cublaslt_recorded" or "cublaslt_heuristic"
   std::string detail;  // the runtime's own line: "ours nearest (tuned at 3000x4096x4096): sm90 BM=128 ..."
+  // "exact", "nearest-model", "nearest-timed" or "library" (runtime/dispatch's chosen_by); empty in
+  // runs written before the runtime timed untuned shapes at their first call.
+  std::string chosen_by = {};
   bool operator==(const RuntimeRoute&) const = default;
 };
 

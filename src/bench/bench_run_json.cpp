@@ -80,8 +80,10 @@ json shape_json(const ShapeBench& shape) {
           {"timings", std::move(timings)},
           {"traces", std::move(traces)}};
   // Only where the runtime was benched, so runs without it are written as they always were.
-  if (shape.runtime_route)
+  if (shape.runtime_route) {
     out["runtime_route"] = {{"route", shape.runtime_route->route}, {"detail", shape.runtime_route->detail}};
+    if (!shape.runtime_route->chosen_by.empty()) out["runtime_route"]["chosen_by"] = shape.runtime_route->chosen_by;
+  }
   return out;
 }
 
@@ -101,7 +103,8 @@ ShapeBench shape_from_json(const json& j, const std::string& source) {
     shape.traces.push_back({provider_from_json(traced, where), call_trace_from_json(traced.at("trace"))});
   if (j.contains("runtime_route")) {
     const json& route = j.at("runtime_route");
-    shape.runtime_route = RuntimeRoute{route.at("route").get<std::string>(), route.at("detail").get<std::string>()};
+    shape.runtime_route = RuntimeRoute{route.at("route").get<std::string>(), route.at("detail").get<std::string>(),
+                                       route.value("chosen_by", std::string())};
   }
   return shape;
 }

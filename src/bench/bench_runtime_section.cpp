@@ -32,8 +32,10 @@ std::string intro(const BenchView& view) {
       "\n## The runtime library (libcl2) against our kernels alone\n\n"
       "`runtime` is libcl2's dispatch as a program calls it, host cost included, from {}: a tuned "
       "shape's own winner (or the cuBLASLt algorithm its tuning timed faster), else, of the winners "
-      "of the nearest tuned shapes that are valid for it, the one the cost model ranks fastest at "
-      "the shape (its split-K re-chosen where the same kernel runs it), else cuBLASLt's heuristic. "
+      "of the nearest tuned shapes that are valid for it (split-K re-chosen where the same kernel "
+      "runs it), the fastest of the cost model's first few timed at the shape's first call "
+      "(`nearest-timed`; the model's first alone where timing is off: `nearest-model`), else "
+      "cuBLASLt's heuristic. "
       "`ours` is each shape's winner in the benched database, launched directly; the tables above "
       "are ours alone. Every runtime output was verified like ours before it was timed. X vs Y = "
       "Y's time / X's time (above 1: X is faster).\n\n",
@@ -66,13 +68,24 @@ std::string tables(const BenchView& view) {
   return out;
 }
 
-std::string route_counts(const BenchView& view) {
+// "ours_exact 1, ours_nearest 2": how many shapes had each value of `field`, where recorded.
+std::string counts_of(const BenchView& view, std::string RuntimeRoute::*field) {
   std::map<std::string, int> counts;
   for (const auto& shape : view.shapes)
-    if (const auto& route = shape.bench().runtime_route) ++counts[route->route];
+    if (const auto& route = shape.bench().runtime_route; route && !((*route).*field).empty())
+      ++counts[(*route).*field];
   std::vector<std::string> parts;
-  for (const auto& [route, count] : counts) parts.push_back(fmt::format("{} {}", route, count));
-  return fmt::format("Routes: {}.\n", parts.empty() ? "none recorded" : fmt::format("{}", fmt::join(parts, ", ")));
+  for (const auto& [value, count] : counts) parts.push_back(fmt::format("{} {}", value, count));
+  return fmt::format("{}", fmt::join(parts, ", "));
+}
+
+// "Routes: ours_exact 1, ours_nearest 2; chosen: exact 1, nearest-timed 2.": the second part only
+// where the run recorded how the runtime chose.
+std::string route_counts(const BenchView& view) {
+  const std::string routes = counts_of(view, &RuntimeRoute::route);
+  const std::string chosen = counts_of(view, &RuntimeRoute::chosen_by);
+  return fmt::format("Routes: {}{}.\n", routes.empty() ? "none recorded" : routes,
+                     chosen.empty() ? "" : "; chosen: " + chosen);
 }
 
 std::string routes_table(const BenchView& view, const BenchMode& mode) {
@@ -89,6 +102,7 @@ std::string routes_table(const BenchView& view, const BenchMode& mode) {
   shapes.resize(std::min(total, kListedShapes));
   TextTable table({{"shape", Align::Left},
                    {"route", Align::Left},
+                   {"chosen", Align::Left},
                    {"the runtime's choice", Align::Left},
                    {"runtime µs"},
                    {"ours µs"},
@@ -97,7 +111,8 @@ std::string routes_table(const BenchView& view, const BenchMode& mode) {
                    {"vs cuBLASLt-autotune"}});
   for (const ShapeView* shape : shapes) {
     const auto& route = shape->bench().runtime_route;
-    table.add_row({shape->problem().text(), route ? route->route : "-", route ? route->detail : "-",
+    table.add_row({shape->problem().text(), route ? route->route : "-",
+                   route && !route->chosen_by.empty() ? route->chosen_by : "-", route ? route->detail : "-",
                    format_fixed(shape->time_us(Provider::Runtime, mode, Figure::Gpu), 3),
                    format_fixed(shape->time_us(Provider::Ours, mode, Figure::Gpu), 3),
                    format_speedup(shape->speedup(kRuntimeVsOurs, mode, Figure::Gpu)),

@@ -1,7 +1,8 @@
 #pragma once
 // summary.md's section on the runtime library (provider "runtime"), kept apart from the tables of
 // our kernels alone: its speedups over ours and over cuBLASLt-autotune beside ours over
-// cuBLASLt-autotune, and where it sent each shape (exact winner, nearby tuned shape, cuBLASLt).
+// cuBLASLt-autotune, and where it sent each shape (exact winner, nearby tuned shape, cuBLASLt) and
+// how it chose (exact, the model's first, timed at the first call, library).
 #include <string>
 
 #include "bench/bench_view.hpp"

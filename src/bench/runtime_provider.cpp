@@ -34,8 +34,14 @@ RuntimeInput read_runtime_db(const std::string& path, const std::string& cache_d
 }
 
 RuntimeProvider::RuntimeProvider(RuntimeInput input) {
+  OpenOptions options;
   try {
-    runtime_ = open_runtime(std::move(input), 0);
+    options = open_options(0);  // CL2_FIRST_CALL_TIMING, as a program calling libcl2 would see it
+  } catch (const RuntimeError& e) {
+    throw UserError(e.what());
+  }
+  try {
+    runtime_ = open_runtime(std::move(input), options);
   } catch (const RuntimeError& e) {
     throw option_error(e);
   }
@@ -49,7 +55,7 @@ ProviderCall RuntimeProvider::call(const ProblemMeasurement& measurement, Runtim
   };
   const Decision* taken = nullptr;  // decisions live as long as the runtime
   measurement.warm_up([&](const GemmOperands& o, cudaStream_t s) { taken = &runtime.gemm(gemm_call(o, s)); });
-  route = {std::string(to_string(taken->route)), taken->why};
+  route = {std::string(to_string(taken->route)), taken->why, std::string(chosen_by(*taken))};
   const BufferGemm gemm = [&runtime, gemm_call](const GemmOperands& o, cudaStream_t s) {
     runtime.gemm(gemm_call(o, s));
   };

@@ -22,14 +22,16 @@ RuntimeInput read_runtime_db(const std::string& path, const std::string& cache_d
 
 class RuntimeProvider {
  public:
-  // The runtime for the current device; UserError naming --runtime-db where `input` holds no
-  // table tuned on this GPU.
+  // The runtime for the current device, with first-call timing as CL2_FIRST_CALL_TIMING says;
+  // UserError naming --runtime-db where `input` holds no table tuned on this GPU, or the variable
+  // where its value is bad.
   explicit RuntimeProvider(RuntimeInput input);
 
   // The runtime's call on `measurement`'s buffers (rotated copies included), after one real call
-  // on every operand slot (the runtime compiles, loads and allocates on first use, which a CUDA
-  // graph capture must not see) and a check of its output on both input sets; `route` receives
-  // where the runtime sent it. Throws std::runtime_error when the output fails the check.
+  // on every operand slot (the runtime compiles, loads and allocates on first use, and times an
+  // untuned shape's candidates at its first call, none of which a CUDA graph capture must see) and
+  // a check of its output on both input sets; `route` receives where the runtime sent it and how
+  // it chose. Throws std::runtime_error when the output fails the check.
   ProviderCall call(const ProblemMeasurement& measurement, RuntimeRoute& route);
 
  private:

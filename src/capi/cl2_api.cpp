@@ -55,10 +55,13 @@ cl2_status open_handle(cl2_handle** handle, unsigned flags, const std::function<
   return guarded([&] {
     if (!handle) invalid("cl2_open: handle is null; pass the address of a cl2_handle*");
     *handle = nullptr;
-    if (flags & ~unsigned(CL2_OPEN_LIBRARY_FALLBACK))
-      invalid(fmt::format("cl2_open: unknown flags {:#x}; pass 0 or CL2_OPEN_LIBRARY_FALLBACK", flags));
+    if (flags & ~unsigned(CL2_OPEN_LIBRARY_FALLBACK | CL2_OPEN_NO_FIRST_CALL_TIMING))
+      invalid(fmt::format("cl2_open: unknown flags {:#x}; pass 0 or CL2_OPEN_LIBRARY_FALLBACK and "
+                          "CL2_OPEN_NO_FIRST_CALL_TIMING",
+                          flags));
+    const cl2::OpenOptions options = cl2::open_options(flags);  // before the input: a bad variable on any machine
     auto opened = std::make_unique<cl2_handle>();
-    opened->runtime = cl2::open_runtime(read(), flags);
+    opened->runtime = cl2::open_runtime(read(), options);
     *handle = opened.release();
   });
 }
@@ -100,7 +103,7 @@ cl2_status cl2_describe(cl2_handle* handle, cl2_layout layout, cl2_accum accum, 
     if (!text || size == 0) invalid("cl2_describe: text is null or size is 0; pass a buffer");
     const cl2::Problem problem = problem_of("cl2_describe", layout, accum, m, n, k);
     if (m < 1 || n < 1 || k < 1) invalid(fmt::format("cl2_describe {}: M, N and K must be at least 1", problem.shape.text()));
-    const std::string& why = handle->runtime->describe(problem).why;
+    const std::string why = handle->runtime->describe(problem);
     const std::size_t length = std::min(why.size(), size - 1);
     std::memcpy(text, why.data(), length);
     text[length] = '\0';

@@ -9,23 +9,12 @@
 
 #include "gpu/call_timing.hpp"
 #include "gpu/cuda_check.hpp"
+#include "gpu/cuda_event.hpp"
 #include "gpu/nvml_clocks.hpp"
 
 namespace cl2 {
 
 namespace {
-
-class Event {
- public:
-  Event() { CL2_CUDA(cudaEventCreate(&event_)); }
-  ~Event() { cudaEventDestroy(event_); }
-  Event(const Event&) = delete;
-  Event& operator=(const Event&) = delete;
-  cudaEvent_t get() const { return event_; }
-
- private:
-  cudaEvent_t event_ = nullptr;
-};
 
 class Graph {
  public:
@@ -54,12 +43,6 @@ class Graph {
   cudaGraph_t graph_ = nullptr;
   cudaGraphExec_t exec_ = nullptr;
 };
-
-float elapsed_ms(const Event& start, const Event& stop) {
-  float ms = 0;
-  CL2_CUDA(cudaEventElapsedTime(&ms, start.get(), stop.get()));
-  return ms;
-}
 
 }  // namespace
 

@@ -40,9 +40,29 @@ struct Option {
   double model_us;
 };
 
-// The model's choice among the winners of the nearest tuned shapes, each with its split-K variants;
+// "first", "2nd", "3rd", "4th"...: a configuration's place in the model's ranking.
+std::string rank_text(std::size_t rank) {
+  if (rank == 1) return "first";
+  const std::size_t tens = rank % 100, units = rank % 10;
+  if (tens >= 11 && tens <= 13) return fmt::format("{}th", rank);
+  return fmt::format("{}{}", rank, units == 1 ? "st" : units == 2 ? "nd" : units == 3 ? "rd" : "th");
+}
+
+Decision nearest_decision(const Option& option, std::size_t ranked, std::size_t model_rank) {
+  std::string rechosen;
+  for (const auto& [name, value] : option.config.params)
+    if (option.entry->config.at(name) != value)
+      rechosen += fmt::format(", {} {} -> {}", name, option.entry->config.at(name), value);
+  return {Route::OursNearest, option.entry,
+          fmt::format("ours nearest (tuned at {}: winner {} of the {} nearest, model-ranked {} at {:.1f} us{}): {}",
+                      option.entry->problem.shape.text(), option.nearness, ranked, rank_text(model_rank),
+                      option.model_us, rechosen, option.config.label()),
+          option.config};
+}
+
+// The winners of the nearest tuned shapes, each with its split-K variants, in the model's order;
 // equal estimates keep the nearer shape, and a winner's own split-K.
-Decision nearest_decision(const DispatchTable& table, const Problem& problem, const FamilyRules& rules) {
+std::vector<Decision> nearest_decisions(const DispatchTable& table, const Problem& problem, const FamilyRules& rules) {
   std::vector<std::pair<Problem, KernelConfig>> tuned;
   tuned.reserve(table.entries.size());
   for (const DispatchEntry& entry : table.entries) tuned.emplace_back(entry.problem, entry.config);
@@ -66,40 +86,50 @@ Decision nearest_decision(const DispatchTable& table, const Problem& problem, co
         options.push_back({&entry, ranked, std::move(variant), *variant_cost});
   }
   if (options.empty())
-    return {Route::LibraryHeuristic, nullptr,
-            table.entries.empty() ? "cublaslt heuristic: nothing tuned for this GPU"
-                                  : "cublaslt heuristic: no tuned configuration is valid for this shape",
-            {}};
-  const Option& best = *std::min_element(options.begin(), options.end(),
-                                         [](const Option& x, const Option& y) { return x.model_us < y.model_us; });
-  std::string rechosen;
-  for (const auto& [name, value] : best.config.params)
-    if (best.entry->config.at(name) != value)
-      rechosen += fmt::format(", {} {} -> {}", name, best.entry->config.at(name), value);
-  return {Route::OursNearest, best.entry,
-          fmt::format("ours nearest (tuned at {}: winner {} of the {} nearest, model-ranked first at {:.1f} us{}): {}",
-                      best.entry->problem.shape.text(), best.nearness, ranked, best.model_us, rechosen,
-                      best.config.label()),
-          best.config};
+    return {{Route::LibraryHeuristic, nullptr,
+             table.entries.empty() ? "cublaslt heuristic: nothing tuned for this GPU"
+                                   : "cublaslt heuristic: no tuned configuration is valid for this shape",
+             {}}};
+  std::stable_sort(options.begin(), options.end(),
+                   [](const Option& x, const Option& y) { return x.model_us < y.model_us; });
+  std::vector<Decision> decisions;
+  decisions.reserve(options.size());
+  for (std::size_t i = 0; i < options.size(); ++i) decisions.push_back(nearest_decision(options[i], ranked, i + 1));
+  return decisions;
 }
 
 }  // namespace
 
-Decision decide(const DispatchTable& table, const Problem& problem, bool ours_allowed, const FamilyRules& rules) {
+std::string_view chosen_by(const Decision& decision) {
+  switch (decision.route) {
+    case Route::OursExact: return "exact";
+    case Route::OursNearest: return decision.timed_us.empty() ? "nearest-model" : "nearest-timed";
+    case Route::LibraryRecorded:
+    case Route::LibraryHeuristic: return "library";
+  }
+  return "unknown";
+}
+
+std::vector<Decision> ranked_decisions(const DispatchTable& table, const Problem& problem, bool ours_allowed,
+                                       const FamilyRules& rules) {
   const DispatchEntry* exact = nullptr;
   for (const DispatchEntry& entry : table.entries)
     if (entry.problem.shape == problem.shape && same_kind(entry.problem, problem)) exact = &entry;
   if (exact && exact->library_faster())
-    return {Route::LibraryRecorded, exact,
-            fmt::format("cublaslt recorded: {} ({:.2f} us vs ours {:.2f} us)",
-                        lt_algo_summary(exact->library_algo, "-"), exact->library_us, exact->ours_us),
-            {}};
+    return {{Route::LibraryRecorded, exact,
+             fmt::format("cublaslt recorded: {} ({:.2f} us vs ours {:.2f} us)",
+                         lt_algo_summary(exact->library_algo, "-"), exact->library_us, exact->ours_us),
+             {}}};
   if (!ours_allowed)
-    return {Route::LibraryHeuristic, nullptr,
-            "cublaslt heuristic: leading dimensions or alignment that our kernels were not verified with", {}};
+    return {{Route::LibraryHeuristic, nullptr,
+             "cublaslt heuristic: leading dimensions or alignment that our kernels were not verified with", {}}};
   if (exact && rules.allows(exact->config, problem))
-    return {Route::OursExact, exact, fmt::format("ours exact: {}", exact->config.label()), exact->config};
-  return nearest_decision(table, problem, rules);
+    return {{Route::OursExact, exact, fmt::format("ours exact: {}", exact->config.label()), exact->config}};
+  return nearest_decisions(table, problem, rules);
+}
+
+Decision decide(const DispatchTable& table, const Problem& problem, bool ours_allowed, const FamilyRules& rules) {
+  return ranked_decisions(table, problem, ours_allowed, rules).front();
 }
 
 bool operands_fit_our_kernels(const Problem& problem, const void* a, long long lda, const void* b, long long ldb,

@@ -11,13 +11,17 @@
 //      estimate tune plans by) ranks fastest AT THIS SHAPE, equal estimates going to the nearer
 //      shape. The nearest winner alone often suited only its own shape: on the H200 it reached
 //      0.806x of tuning 20 untuned shapes directly (geomean), down to 0.477x where a split-K-8
-//      winner of 64x1024x4096 ran 77x768x3072 as 22 clusters of 8 CTAs, of which 15 fit at once;
+//      winner of 64x1024x4096 ran 77x768x3072 as 22 clusters of 8 CTAs, of which 15 fit at once.
+//      The whole ranking is kept (ranked_decisions): the runtime times its first few at the
+//      shape's first call (runtime/first_call_timing), since the model's favourite was at times
+//      slower than a near winner it passed over;
 //   3. else cuBLASLt's heuristic.
 // Operands our kernels were not verified on (leading dimensions other than the tight ones,
 // pointers not 16-byte aligned) always go to cuBLASLt.
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/kernel_config.hpp"
 #include "core/problem.hpp"
@@ -51,11 +55,26 @@ struct Decision {
   // What runs (ours): the entry's configuration, for OursNearest with its split-K possibly
   // re-chosen (the same cubin, other kernel arguments and launch geometry).
   KernelConfig config;
+  // Where the runtime timed the model's first choices at the shape's first call and kept the
+  // fastest: each one's median time in µs, in the model's order. Empty where nothing was timed.
+  std::vector<double> timed_us = {};
   bool ours() const { return route == Route::OursExact || route == Route::OursNearest; }
 };
 
-// The choice for `problem` (its L2 policy is ignored in matching the table, and priced by the cost
-// model); `ours_allowed` false where the operands rule our kernels out.
+// How the decision was made: "exact" (the shape's own winner), "nearest-model" (a nearby shape's
+// winner, the cost model's first), "nearest-timed" (the fastest of the model's first few, timed at
+// the first call) or "library" (cuBLASLt, recorded or heuristic); bench's reports name it so.
+std::string_view chosen_by(const Decision& decision);
+
+// Every choice for `problem`, best first (its L2 policy is ignored in matching the table, and
+// priced by the cost model); `ours_allowed` false where the operands rule our kernels out. An
+// untuned shape that our kernels take gets every ranked configuration, in the model's order
+// (equal estimates keep the nearer shape, and a winner's own split-K before its variants); every
+// other route is one decision.
+std::vector<Decision> ranked_decisions(const DispatchTable& table, const Problem& problem, bool ours_allowed,
+                                       const FamilyRules& rules);
+
+// The first of ranked_decisions.
 Decision decide(const DispatchTable& table, const Problem& problem, bool ours_allowed, const FamilyRules& rules);
 
 // Whether our kernels may take these operands: the leading dimensions they were verified with

@@ -1,6 +1,8 @@
 #pragma once
 // What executes the runtime's decisions: the GPU (runtime/gpu_gemm_backend) or, in the CPU tests,
 // a fake that records the calls.
+#include <vector>
+
 #include "core/lt_algo_config.hpp"
 #include "runtime/dispatch_table.hpp"
 #include "search/candidates.hpp"
@@ -19,11 +21,25 @@ struct GemmCall {
   void* stream = nullptr;  // a cudaStream_t
 };
 
+// One of our kernels as the runtime would launch it at a call's shape: the cubin of `entry` with
+// `geometry` (several geometries may share an entry: its split-K re-chosen).
+struct CandidateLaunch {
+  const DispatchEntry* entry = nullptr;
+  const LaunchGeometry* geometry = nullptr;
+};
+
 class GemmBackend {
  public:
   virtual ~GemmBackend() = default;
   // Runs the kernel of `entry` with `geometry` (its launch geometry at call.problem).
   virtual void run_kernel(const DispatchEntry& entry, const LaunchGeometry& geometry, const GemmCall& call) = 0;
+  // Launches the kernels of `sequence` in that order on call.stream, with call's operands, each
+  // between two events, waits for the last, and returns each launch's GPU time in µs. C is left
+  // with the last launch's result. Never called while the stream is being captured.
+  virtual std::vector<double> time_kernels(const std::vector<CandidateLaunch>& sequence, const GemmCall& call) = 0;
+  // Whether `stream` is being captured into a CUDA graph, where nothing may be waited for (also
+  // true where the driver cannot tell).
+  virtual bool capturing(void* stream) = 0;
   // Runs cuBLASLt: the algorithm `algo` (null for none) where the heuristic still offers it, else
   // its first choice.
   virtual void run_library(const GemmCall& call, const LtAlgoConfig* algo) = 0;

@@ -2,10 +2,15 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <iterator>
+
 #include "core/provider.hpp"
 #include "gpu/cublas_providers.hpp"
 #include "gpu/cuda_check.hpp"
+#include "gpu/cuda_event.hpp"
 #include "gpu/driver_api.hpp"
+#include "gpu/stream_gate.hpp"
 #include "runtime/runtime_error.hpp"
 
 namespace cl2 {
@@ -46,17 +51,20 @@ const GpuGemmBackend::Kernel& GpuGemmBackend::kernel(const DispatchEntry& entry)
 GpuGemmBackend::KernelLaunch& GpuGemmBackend::kernel_launch(const DispatchEntry& entry, const Kernel& kernel,
                                                             const LaunchGeometry& geometry, const GemmCall& call) {
   const GemmShape& s = call.problem.shape;
-  auto& slot = launches_[std::make_tuple(&entry, s.m, s.n, s.k, call.stream)];
-  if (!slot) {
+  auto& known = launches_[std::make_tuple(&entry, s.m, s.n, s.k, call.stream)];
+  auto slot = std::find_if(known.begin(), known.end(), [&](const auto& l) { return l->geometry == geometry; });
+  if (slot == known.end()) {
     auto made = std::make_unique<KernelLaunch>();
+    made->geometry = geometry;
     made->workspace = DeviceBuffer(std::size_t(geometry.workspace_bytes));
     if (made->workspace.bytes() > 0)
       CL2_CUDA(cudaMemsetAsync(made->workspace.get(), 0, made->workspace.bytes(),
                                static_cast<cudaStream_t>(call.stream)));
     set_shared_memory(kernel.function, geometry);
-    slot = std::move(made);
+    known.push_back(std::move(made));
+    slot = std::prev(known.end());
   }
-  KernelLaunch& launch = *slot;
+  KernelLaunch& launch = **slot;
   const GemmOperands operands{call.a, call.b, call.c, call.lda, call.ldb, call.ldc};
   const bool same = launch.params.m != 0 && launch.operands.a == operands.a && launch.operands.b == operands.b &&
                     launch.operands.c == operands.c;
@@ -73,6 +81,45 @@ void GpuGemmBackend::run_kernel(const DispatchEntry& entry, const LaunchGeometry
   const Kernel& k = kernel(entry);
   const KernelLaunch& launch = kernel_launch(entry, k, geometry, call);
   launch_gemm(k.function, geometry, launch.params, static_cast<cudaStream_t>(call.stream));
+}
+
+std::vector<double> GpuGemmBackend::time_kernels(const std::vector<CandidateLaunch>& sequence, const GemmCall& call) {
+  const std::lock_guard lock(mutex_);
+  ensure_context();
+  const auto stream = static_cast<cudaStream_t>(call.stream);
+  // Every module loaded, workspace allocated and argument filled before the first event: what is
+  // timed is the launches alone.
+  std::vector<std::pair<CUfunction, const KernelLaunch*>> launches;
+  for (const CandidateLaunch& run : sequence) {
+    const Kernel& k = kernel(*run.entry);
+    launches.emplace_back(k.function, &kernel_launch(*run.entry, k, *run.geometry, call));
+  }
+  // Back to back behind a gate, one event between two launches, so that each launch's time is
+  // its own and not the host's pace of enqueueing.
+  std::vector<Event> events(sequence.size() + 1);
+  StreamGate gate(stream);
+  CL2_CUDA(cudaEventRecord(events.front().get(), stream));
+  for (std::size_t i = 0; i < sequence.size(); ++i) {
+    launch_gemm(launches[i].first, *sequence[i].geometry, launches[i].second->params, stream);
+    CL2_CUDA(cudaEventRecord(events[i + 1].get(), stream));
+  }
+  gate.release();
+  CL2_CUDA(cudaEventSynchronize(events.back().get()));
+  std::vector<double> launch_us;
+  for (std::size_t i = 0; i < sequence.size(); ++i) launch_us.push_back(1000.0 * elapsed_ms(events[i], events[i + 1]));
+  return launch_us;
+}
+
+bool GpuGemmBackend::capturing(void* stream) {
+  ensure_context();
+  cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+  if (cudaStreamIsCapturing(static_cast<cudaStream_t>(stream), &status) != cudaSuccess) {
+    // The legacy stream while another stream captures (cudaErrorStreamCaptureImplicit): nothing
+    // may be waited for. The error is cleared, so that the caller's next check does not see it.
+    cudaGetLastError();
+    return true;
+  }
+  return status != cudaStreamCaptureStatusNone;
 }
 
 const DeviceBuffer& GpuGemmBackend::library_workspace(void* stream) {

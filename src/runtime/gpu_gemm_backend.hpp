@@ -1,7 +1,9 @@
 #pragma once
 // The runtime's GPU side. Each kernel's module is loaded once (into the context current then);
-// per (kernel, shape, stream) the split-K workspace is allocated and zeroed once and the kernel
-// argument, tensor maps included, is kept and only filled again when the operands move; per
+// per (kernel, shape, launch geometry, stream) the split-K workspace is allocated and zeroed once
+// and the kernel argument, tensor maps included, is kept and only filled again when the operands
+// move (one kernel runs at one shape with several geometries where first-call timing tries its
+// split-K factors: each keeps its own workspace and argument); per
 // problem and leading dimensions cuBLASLt's descriptors and algorithm are found once, and each
 // stream gets its own cuBLASLt workspace (two streams must not share one). In the steady state a
 // call allocates nothing. One mutex guards the caches; everything lives until the handle closes.
@@ -12,6 +14,7 @@
 #include <mutex>
 #include <string>
 #include <tuple>
+#include <vector>
 
 #include "gpu/device_buffer.hpp"
 #include "gpu/gemm_launch.hpp"
@@ -29,6 +32,8 @@ class GpuGemmBackend : public GemmBackend {
 
   void run_kernel(const DispatchEntry& entry, const LaunchGeometry& geometry, const GemmCall& call) override;
   void run_library(const GemmCall& call, const LtAlgoConfig* algo) override;
+  std::vector<double> time_kernels(const std::vector<CandidateLaunch>& sequence, const GemmCall& call) override;
+  bool capturing(void* stream) override;
 
  private:
   struct Kernel {
@@ -36,6 +41,7 @@ class GpuGemmBackend : public GemmBackend {
     CUfunction function = nullptr;
   };
   struct KernelLaunch {
+    LaunchGeometry geometry;  // which of the kernel's launches at the shape this is
     DeviceBuffer workspace;
     GemmOperands operands;  // those `params` was filled for
     Cl2GemmParams params{};
@@ -58,7 +64,9 @@ class GpuGemmBackend : public GemmBackend {
   std::mutex mutex_;
   std::map<std::string, std::unique_ptr<Kernel>> kernels_;  // by kernel key, loaded once
   std::map<const DispatchEntry*, const Kernel*> entry_kernels_;  // found without building a key
-  std::map<std::tuple<const DispatchEntry*, std::int64_t, std::int64_t, std::int64_t, void*>, std::unique_ptr<KernelLaunch>>
+  // Per kernel, shape and stream, one launch per geometry (few: found by comparing them).
+  std::map<std::tuple<const DispatchEntry*, std::int64_t, std::int64_t, std::int64_t, void*>,
+           std::vector<std::unique_ptr<KernelLaunch>>>
       launches_;
   std::map<std::tuple<std::int64_t, std::int64_t, std::int64_t, Layout, Accum, long long, long long, long long, bool>,
            std::unique_ptr<LibraryCall>>

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <limits>
 
 #include "runtime/runtime_error.hpp"
@@ -32,48 +33,81 @@ void check_arguments(const GemmCall& call) {
 }  // namespace
 
 Runtime::Runtime(DispatchTable table, const DeviceLimits& device, std::unique_ptr<GemmBackend> backend,
-                 bool library_only)
-    : table_(std::move(table)),
-      device_(device),
-      rules_(device),
-      backend_(std::move(backend)),
-      library_only_(library_only) {}
+                 DispatchOptions options)
+    : table_(std::move(table)), device_(device), rules_(device), backend_(std::move(backend)), options_(options) {}
 
-const Runtime::Plan& Runtime::plan(const Problem& problem, bool ours_allowed) {
-  const auto key = std::make_tuple(problem.shape.m, problem.shape.n, problem.shape.k, problem.layout,
-                                   problem.accum, ours_allowed);
-  if (auto found = plans_.find(key); found != plans_.end()) return found->second;
-  Plan made;
-  if (library_only_)
-    made.decision = {Route::LibraryHeuristic, nullptr, "cublaslt heuristic: tuned on another GPU", {}};
-  else made.decision = decide(table_, problem, ours_allowed, rules_);
+Runtime::Candidate Runtime::candidate(Decision decision, const Problem& problem) const {
+  Candidate made{std::move(decision), {}};
   if (made.decision.ours()) {
     const KernelConfig& config = made.decision.config;
     const FamilySpec& family = builtin_families().at(config.family);
     made.geometry = launch_geometry(family, config_variables(family, config, problem, device_));
   }
-  return plans_.emplace(key, std::move(made)).first->second;
+  return made;
+}
+
+Runtime::Plan& Runtime::plan(const Problem& problem, bool ours_allowed) {
+  const auto key = std::make_tuple(problem.shape.m, problem.shape.n, problem.shape.k, problem.layout,
+                                   problem.accum, ours_allowed);
+  if (auto found = plans_.find(key); found != plans_.end()) return found->second;
+  std::vector<Decision> ranked;
+  if (options_.library_only)
+    ranked.push_back({Route::LibraryHeuristic, nullptr, "cublaslt heuristic: tuned on another GPU", {}});
+  else ranked = ranked_decisions(table_, problem, ours_allowed, rules_);
+  // Only an untuned shape's choice is timed: a tuned shape's winner was timed against its rivals
+  // by tune, at that very shape.
+  const bool timed = ranked.front().route == Route::OursNearest && options_.timed_candidates > 1;
+  ranked.resize(timed ? std::min(ranked.size(), std::size_t(options_.timed_candidates)) : 1);
+  std::vector<Candidate> candidates;
+  for (Decision& decision : ranked) candidates.push_back(candidate(std::move(decision), problem));
+  Plan& made = plans_[key];
+  made.ranked = std::move(candidates);
+  if (made.ranked.size() == 1) made.chosen = &made.ranked.front();
+  return made;
+}
+
+const Runtime::Candidate& Runtime::time_first_call(Plan& plan, const GemmCall& call) {
+  std::vector<CandidateLaunch> runs;
+  for (const Candidate& c : plan.ranked) runs.push_back({c.decision.entry, &c.geometry});
+  const FirstCallTimes times = time_candidates(*backend_, runs, call);
+  Candidate fastest = plan.ranked[times.fastest];
+  fastest.decision.why += timing_note(times);
+  fastest.decision.timed_us = times.median_us;
+  plan.timed = std::move(fastest);
+  plan.chosen = &*plan.timed;
+  return *plan.chosen;
+}
+
+void Runtime::run(const Candidate& chosen, const GemmCall& call) {
+  const Decision& decision = chosen.decision;
+  if (decision.ours()) backend_->run_kernel(*decision.entry, chosen.geometry, call);
+  else
+    backend_->run_library(call, decision.route == Route::LibraryRecorded ? &*decision.entry->library_algo : nullptr);
 }
 
 const Decision& Runtime::gemm(const GemmCall& call) {
   check_arguments(call);
   const bool ours_allowed = operands_fit_our_kernels(call.problem, call.a, call.lda, call.b, call.ldb, call.c,
                                                      call.ldc);
-  const Plan* chosen = nullptr;
+  const Candidate* chosen = nullptr;
   {
     const std::lock_guard lock(mutex_);
-    chosen = &plan(call.problem, ours_allowed);
+    Plan& planned = plan(call.problem, ours_allowed);
+    chosen = planned.chosen;
+    // Undecided: a call inside a graph capture runs the model's first and leaves the decision to
+    // the first call outside one, which times the candidates and runs the fastest after them.
+    if (!chosen)
+      chosen = backend_->capturing(call.stream) ? &planned.ranked.front() : &time_first_call(planned, call);
   }
-  const Decision& decision = chosen->decision;
-  if (decision.ours()) backend_->run_kernel(*decision.entry, chosen->geometry, call);
-  else
-    backend_->run_library(call, decision.route == Route::LibraryRecorded ? &*decision.entry->library_algo : nullptr);
-  return decision;
+  run(*chosen, call);
+  return chosen->decision;
 }
 
-const Decision& Runtime::describe(const Problem& problem) {
+std::string Runtime::describe(const Problem& problem) {
   const std::lock_guard lock(mutex_);
-  return plan(problem, true).decision;
+  const Plan& planned = plan(problem, true);
+  if (planned.chosen) return planned.chosen->decision.why;
+  return planned.ranked.front().decision.why + pending_timing_note(planned.ranked.size());
 }
 
 }  // namespace cl2

@@ -1,47 +1,70 @@
 #pragma once
 // The runtime library's core, without the GPU: checks a call's arguments, decides where it goes
 // (runtime/dispatch), once per problem, with the kernel's launch geometry there, and hands it to
-// the backend. Thread-safe.
+// the backend. An untuned shape's decision is made at its first call, by timing the cost model's
+// first few choices there (runtime/first_call_timing). Thread-safe.
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
+#include <string>
 #include <tuple>
+#include <vector>
 
 #include "runtime/dispatch.hpp"
+#include "runtime/first_call_timing.hpp"
 #include "runtime/gemm_backend.hpp"
 
 namespace cl2 {
 
+struct DispatchOptions {
+  // Every call goes to cuBLASLt (a table tuned on another GPU, opened with CL2_OPEN_LIBRARY_FALLBACK).
+  bool library_only = false;
+  // How many of the model's first choices an untuned shape's first call times; below 2, none.
+  int timed_candidates = kDefaultTimedCandidates;
+};
+
 class Runtime {
  public:
-  // `library_only`: every call goes to cuBLASLt (a table tuned on another GPU, opened with
-  // CL2_OPEN_LIBRARY_FALLBACK).
   Runtime(DispatchTable table, const DeviceLimits& device, std::unique_ptr<GemmBackend> backend,
-          bool library_only = false);
+          DispatchOptions options = {});
 
   // Throws RuntimeError (CL2_ERROR_INVALID_ARGUMENT) for a size < 1 or beyond 2^31 - 1, a null
-  // pointer, or a leading dimension smaller than its matrix's row; returns what ran.
+  // pointer, or a leading dimension smaller than its matrix's row; returns what ran. The first
+  // call of an untuned shape outside a graph capture times the model's first choices (holding the
+  // runtime's lock while it waits for them) and runs the fastest last, so that C is its result.
   const Decision& gemm(const GemmCall& call);
 
-  // What gemm() runs for `problem` with tight, aligned operands.
-  const Decision& describe(const Problem& problem);
+  // What gemm() runs for `problem` with tight, aligned operands, as one line (cl2_describe).
+  std::string describe(const Problem& problem);
 
   const DispatchTable& table() const { return table_; }
 
  private:
-  struct Plan {
+  struct Candidate {
     Decision decision;
     LaunchGeometry geometry;  // of decision.config at the problem, where ours
   };
-  const Plan& plan(const Problem& problem, bool ours_allowed);
+  struct Plan {
+    // The model's first choices: the one decision of a tuned shape or cuBLASLt, several where an
+    // untuned shape's first call times them.
+    std::vector<Candidate> ranked;
+    std::optional<Candidate> timed;     // the fastest of `ranked` at the first call, its times kept
+    const Candidate* chosen = nullptr;  // null until decided: while the first call is pending
+  };
+  Plan& plan(const Problem& problem, bool ours_allowed);
+  Candidate candidate(Decision decision, const Problem& problem) const;
+  const Candidate& time_first_call(Plan& plan, const GemmCall& call);
+  void run(const Candidate& chosen, const GemmCall& call);
 
   DispatchTable table_;
   DeviceLimits device_;
   FamilyRules rules_;
   std::unique_ptr<GemmBackend> backend_;
-  bool library_only_;
+  DispatchOptions options_;
   std::mutex mutex_;
-  // Plans never move once made (std::map), so callers may keep references to them.
+  // Plans never move once made (std::map), so callers may keep references to their candidates,
+  // which never change once a plan holds them.
   std::map<std::tuple<std::int64_t, std::int64_t, std::int64_t, Layout, Accum, bool>, Plan> plans_;
 };
 

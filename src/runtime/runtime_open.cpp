@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 
 #include "core/errors.hpp"
@@ -80,18 +81,25 @@ TableChoice table_for_device(std::vector<DispatchTable> tables, const DeviceInfo
                       device.cc())};
 }
 
-std::unique_ptr<Runtime> open_runtime(RuntimeInput input, unsigned flags) {
+OpenOptions open_options(unsigned flags) {
+  OpenOptions options;
+  options.library_fallback = (flags & CL2_OPEN_LIBRARY_FALLBACK) != 0;
+  options.timed_candidates =
+      (flags & CL2_OPEN_NO_FIRST_CALL_TIMING) ? 0 : timed_candidates_from_env(std::getenv("CL2_FIRST_CALL_TIMING"));
+  return options;
+}
+
+std::unique_ptr<Runtime> open_runtime(RuntimeInput input, const OpenOptions& options) {
   int index = 0;
   if (cudaGetDevice(&index) != cudaSuccess) index = 0;
   if (const std::string reason = gpu_unavailable_reason(index); !reason.empty())
     throw RuntimeError(CL2_ERROR_NO_DEVICE, "cl2_open: " + reason);
   const DeviceInfo device = query_device(index);
-  TableChoice choice =
-      table_for_device(std::move(input.tables), device, (flags & CL2_OPEN_LIBRARY_FALLBACK) != 0, input.what);
+  TableChoice choice = table_for_device(std::move(input.tables), device, options.library_fallback, input.what);
   if (!choice.warning.empty()) std::fprintf(stderr, "libcl2: warning: %s\n", choice.warning.c_str());
   return std::make_unique<Runtime>(std::move(choice.table), device_limits(device),
                                    std::make_unique<GpuGemmBackend>(std::move(input.cubins), index),
-                                   choice.library_only);
+                                   DispatchOptions{choice.library_only, options.timed_candidates});
 }
 
 }  // namespace cl2

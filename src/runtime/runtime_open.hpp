@@ -9,6 +9,7 @@
 
 #include "../../include/cl2/cl2.h"
 #include "runtime/cubin_source.hpp"
+#include "runtime/first_call_timing.hpp"
 #include "runtime/runtime.hpp"
 
 namespace cl2 {
@@ -38,7 +39,18 @@ struct TableChoice {
 TableChoice table_for_device(std::vector<DispatchTable> tables, const DeviceInfo& device, bool library_fallback,
                              const std::string& what);
 
+// What the caller asked of the runtime: cl2_open_with_options' flags, and CL2_FIRST_CALL_TIMING
+// where they leave first-call timing on.
+struct OpenOptions {
+  bool library_fallback = false;                    // CL2_OPEN_LIBRARY_FALLBACK
+  int timed_candidates = kDefaultTimedCandidates;  // 0 with CL2_OPEN_NO_FIRST_CALL_TIMING
+};
+
+// RuntimeError (CL2_ERROR_INVALID_ARGUMENT) for a bad CL2_FIRST_CALL_TIMING: read at open, so that
+// a typo is reported before any GEMM, not ignored.
+OpenOptions open_options(unsigned flags);
+
 // The runtime for the current CUDA device (RuntimeError CL2_ERROR_NO_DEVICE where there is none).
-std::unique_ptr<Runtime> open_runtime(RuntimeInput input, unsigned flags);
+std::unique_ptr<Runtime> open_runtime(RuntimeInput input, const OpenOptions& options);
 
 }  // namespace cl2
