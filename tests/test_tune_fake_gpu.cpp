@@ -254,3 +254,20 @@ TEST(TuneFakeGpu, RaceTimesManyBrieflyAndScreensOnlyItsLeaders) {
     }
   }
 }
+
+// naive_race's model has its variants exactly backwards: show --model says so (rank correlation
+// -1, and its first choice, 27.0 us, 1.35x the fastest, 20.0).
+TEST(TuneFakeGpu, ShowModelRatesTheCostModelAgainstTheMeasuredTimes) {
+  ScratchDir dir;
+  ASSERT_EQ(run_tool(tune_args(dir, "[[64, 64, 64], [128, 64, 64]]", "naive_race"), dir).status, 0);
+  const auto r = run_tool("show --model --db " + dir.file("t.sqlite") + " --space-file " +
+                              source_path("tests/data/spaces/naive_race.json"),
+                          dir);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("naive_race"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("-1.00"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("1.350x"), std::string::npos) << r.out;
+  const auto unknown = run_tool("show --model --db " + dir.file("t.sqlite"), dir);
+  ASSERT_EQ(unknown.status, 0) << unknown.err;
+  EXPECT_NE(unknown.out.find("No verified trials of the known families"), std::string::npos) << unknown.out;
+}
