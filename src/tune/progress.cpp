@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 
 namespace cl2 {
@@ -55,7 +56,14 @@ std::string Progress::eta() const {
   std::lock_guard lock(mutex_);
   if (done_ == 0 || total_ <= done_) return "";
   const double elapsed = std::chrono::duration<double>(Clock::now() - start_).count();
-  return "ETA " + format_duration(elapsed / double(done_) * double(total_ - done_));
+  double left = elapsed / double(done_) * double(total_ - done_);
+  if (budget_seconds_ > 0) left = std::min(left, std::max(0.0, budget_seconds_ - elapsed));
+  return "ETA " + format_duration(left);
+}
+
+void Progress::set_budget(double seconds) {
+  std::lock_guard lock(mutex_);
+  budget_seconds_ = seconds;
 }
 
 }  // namespace cl2

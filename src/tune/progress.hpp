@@ -19,6 +19,9 @@ class Progress {
   void add_units(std::ptrdiff_t delta);  // the plan changed (skipped or extra work)
   void unit_done();
   std::string eta() const;  // "ETA 3m12s", or "" until there is a rate to go by
+  // tune --budget-seconds: the run stops trying new candidates this long after it started, so the
+  // ETA never goes past it.
+  void set_budget(double seconds);
 
  private:
   void clear_status();
@@ -27,6 +30,7 @@ class Progress {
   Clock::time_point start_ = Clock::now();
   Clock::time_point last_print_{};
   std::size_t total_ = 0, done_ = 0;
+  double budget_seconds_ = 0;  // 0: none
   bool tty_ = false;
   bool status_shown_ = false;
 };

@@ -278,6 +278,7 @@ int run_tune(const TuneOptions& options) {
   // A race times its leaders a second time (tune/strategy.hpp).
   for (const auto& plan : built.front()) units += plan.size() + std::min(plan.size(), options.search().screened);
   auto progress = std::make_shared<Progress>(units);
+  if (options.budget_seconds > 0) progress->set_budget(options.budget_seconds);
   std::vector<std::string> names;
   for (std::size_t d = 0; d < sessions.size(); ++d) {
     sessions[d]->run_id = run_id;
