@@ -119,11 +119,11 @@ TEST(DbErrors, DatabaseOfAnotherProgramIsRefused) {
 TEST(DbErrors, NewerSchemaIsRefused) {
   TempDir dir;
   const std::string path = dir.file("future.sqlite");
-  write_with_sqlite(path, "PRAGMA application_id = 1129067092; PRAGMA user_version = 7;"
+  write_with_sqlite(path, "PRAGMA application_id = 1129067092; PRAGMA user_version = 99;"
                           "CREATE TABLE runs (id INTEGER PRIMARY KEY);");
   expect_rejected_unchanged(
       dir, path,
-      "was written by a newer cuda-l2-tune (schema 7, this build reads up to " + std::to_string(kSchemaVersion) + "); upgrade "
+      "was written by a newer cuda-l2-tune (schema 99, this build reads up to " + std::to_string(kSchemaVersion) + "); upgrade "
       "cuda-l2-tune or pick another --db path");
 }
 

@@ -80,7 +80,7 @@ TEST(L2PolicyDb, SchemaFiveDatabaseMigratesWithEveryRowWarm) {
   EXPECT_EQ(query_rows(path, "PRAGMA user_version"), std::vector<std::string>{"5"});
 
   const auto db = TuningDb::open(path, DbMode::ReadWrite);
-  EXPECT_EQ(db->schema_version(), 6);
+  EXPECT_EQ(db->schema_version(), kSchemaVersion);
   for (const char* table : {"trials", "baselines", "winners", "counters"}) {
     const auto columns = table_columns(path, table);
     const auto accum = std::find(columns.begin(), columns.end(), "accum");

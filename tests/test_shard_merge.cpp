@@ -108,7 +108,7 @@ TEST(ShardMerge, RefusesAnotherSchemaAndLeavesNoOutput) {
   const std::string future = dir.file("future.sqlite");
   sqlite3* db = nullptr;
   ASSERT_EQ(sqlite3_open(future.c_str(), &db), SQLITE_OK);
-  ASSERT_EQ(sqlite3_exec(db, "PRAGMA application_id = 1129067092; PRAGMA user_version = 7; CREATE TABLE runs (id INTEGER);",
+  ASSERT_EQ(sqlite3_exec(db, "PRAGMA application_id = 1129067092; PRAGMA user_version = 99; CREATE TABLE runs (id INTEGER);",
                          nullptr, nullptr, nullptr),
             SQLITE_OK);
   sqlite3_close(db);

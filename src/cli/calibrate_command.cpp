@@ -21,6 +21,7 @@ struct CalibrateOptions {
   std::string family = "sm90", device;
   std::vector<std::string> space_files;
   double ridge = 1.0;
+  bool store = false;
 };
 
 // Every database's verified trials of `family`, by device name (the fingerprint would split one
@@ -46,12 +47,12 @@ std::string quality_row(const std::string& what, const RankingQuality& q) {
   return fmt::format("  {:<56} {:>8.2f} {:>13.3f}x\n", what, q.mean_spearman, q.top1_regret);
 }
 
-// The fit for one device: its factors next to the space file's, how well each ranks the measured
-// variants, and the factors in the space file's syntax.
+// The fit for one device (log factors, in the family's order) next to the space file's factors, how
+// well each ranks the measured variants, and the factors in the space file's syntax.
 std::string render_calibration(const FamilySpec& family, const DeviceInfo& device,
-                               const std::vector<CalibrationSample>& samples, double ridge) {
+                               const std::vector<CalibrationSample>& samples, const std::vector<double>& fitted,
+                               double ridge) {
   const std::size_t features = family.calibration.size();
-  const auto fitted = fit_log_factors(samples, features, ridge);
   std::vector<double> current;
   for (const auto& f : family.calibration) current.push_back(std::log(f.factor));
   const RankingQuality all = ranking_quality(samples, fitted);
@@ -101,6 +102,9 @@ CommandRunner add_calibrate_command(CLI::App& app) {
   cmd->add_option("--family", o->family, "The family to calibrate")->capture_default_str();
   cmd->add_option("--space-file", o->space_files, "Space file of a family tuned with --space-file; repeatable");
   cmd->add_option("--device", o->device, "Only devices whose name contains this text");
+  cmd->add_flag("--store", o->store,
+                "Keep the fit in the database (per GPU model and family): tune then plans with it on that GPU in "
+                "place of the space file's factors, and show --model judges it; needs exactly one --db");
   cmd->add_option("--ridge", o->ridge,
                   "Weight that pulls log factors towards 0 (factor 1) where the trials hardly constrain them")
       ->capture_default_str();
@@ -109,12 +113,31 @@ CommandRunner add_calibrate_command(CLI::App& app) {
     std::vector<FamilySpec> extra;
     for (const auto& path : o->space_files) extra.push_back(load_family_file(path));
     const FamilySpec& family = *select_families({o->family}, extra).front();
+    if (o->store && o->dbs.size() != 1)
+      throw UserError("calibrate --store: give one --db, the database whose trials are fitted and that keeps the fit");
     std::string text;
-    for (const auto& [name, entry] : samples_by_device(*o, family))
-      if (!entry.second.empty()) text += render_calibration(family, entry.first, entry.second, o->ridge) + "\n";
+    std::vector<CalibrationRecord> fits;
+    for (const auto& [name, entry] : samples_by_device(*o, family)) {
+      const auto& [device, samples] = entry;
+      if (samples.empty()) continue;
+      const auto fitted = fit_log_factors(samples, family.calibration.size(), o->ridge);
+      text += render_calibration(family, device, samples, fitted, o->ridge) + "\n";
+      CalibrationRecord fit{device.name, family.name, {}, std::exp(fit_log_scale(samples, fitted)), int(samples.size())};
+      for (std::size_t f = 0; f < fitted.size(); ++f) fit.factors.emplace_back(family.calibration[f].text, std::exp(fitted[f]));
+      fits.push_back(std::move(fit));
+    }
     if (text.empty())
       throw UserError(fmt::format("--db: no verified {} trials{}; tune some shapes first", family.name,
                                   o->device.empty() ? "" : " on a device matching --device " + o->device));
+    if (o->store) {
+      auto db = TuningDb::open(o->dbs.front(), DbMode::ReadWrite);
+      db->transaction([&] {
+        for (const auto& fit : fits) db->put_calibration(fit);
+      });
+      text += fmt::format("Stored in {}: tune plans with these factors on {} from now on (a calibrate --store "
+                          "replaces them).\n",
+                          o->dbs.front(), fits.size() == 1 ? fits.front().device_name : "these GPUs");
+    }
     std::fwrite(text.data(), 1, text.size(), stdout);
     return 0;
   };

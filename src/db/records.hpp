@@ -102,6 +102,17 @@ struct CountersRecord {
   std::string measured_at;
 };
 
+// A family's cost-model calibration fitted to this database's trials on one GPU model
+// (`calibrate --store`): each factor keyed by its rule as the space file writes it.
+struct CalibrationRecord {
+  std::string device_name;
+  std::string family;
+  std::vector<std::pair<std::string, double>> factors;
+  std::optional<double> scale;
+  int trials = 0;              // the verified trials fitted
+  std::string fitted_at;       // filled by the database
+};
+
 // The best verified kernel of a problem on a device, re-timed at the end of its shape's tuning
 // interleaved with the libraries, so the times in one row come from the same rounds.
 struct WinnerRecord {

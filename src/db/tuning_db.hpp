@@ -18,7 +18,7 @@ struct sqlite3;
 
 namespace cl2 {
 
-inline constexpr int kSchemaVersion = 6;
+inline constexpr int kSchemaVersion = 7;
 
 enum class DbMode {
   ReadWrite,  // create the file (and its folder) if missing, migrate an older schema
@@ -81,6 +81,9 @@ class TuningDb {
 
   void upsert_counters(const CountersRecord& counters);  // keyed by (device, problem, provider)
   std::vector<CountersRecord> counters(std::int64_t device_id, const Problem& problem) const;  // by provider
+
+  void put_calibration(const CalibrationRecord& calibration);  // replaces the row of (device name, family)
+  std::optional<CalibrationRecord> calibration(const std::string& device_name, const std::string& family) const;
 
   // The best-kernel table, ordered by device then M, N, K, layout, accum, L2 policy (warm first).
   // An empty filter takes every device; otherwise devices whose name contains it (case-insensitive).

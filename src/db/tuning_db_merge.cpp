@@ -126,6 +126,13 @@ MergeCounts TuningDb::merge_from(const std::string& other_path) {
         WHERE excluded.measured_at > counters.measured_at)sql",
                                    problem, problem_columns("c."), counter_columns(), counter_columns("c."),
                                    counter_updates()));
+      // Calibrations, per GPU model and family, as the latest fit.
+      exec_sql(db_, R"sql(
+        INSERT INTO main.calibrations (device_name, family, factors, scale, trials, fitted_at)
+        SELECT device_name, family, factors, scale, trials, fitted_at FROM other.calibrations WHERE true
+        ON CONFLICT (device_name, family) DO UPDATE SET factors = excluded.factors, scale = excluded.scale,
+          trials = excluded.trials, fitted_at = excluded.fitted_at
+        WHERE excluded.fitted_at > calibrations.fitted_at)sql");
       exec_sql(db_, "DROP TABLE temp.run_map; DROP TABLE temp.device_map; DROP TABLE temp.kernel_map;");
     });
   } catch (...) {

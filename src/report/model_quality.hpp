@@ -1,6 +1,6 @@
 #pragma once
-// `show --model`: how well each family's cost model, as it plans (its space file's calibration
-// factors applied), ranks the variants the database measured, per device: the rank correlation
+// `show --model`: how well each family's cost model, as it plans (its calibration factors applied:
+// the space file's, or those the database keeps for the GPU), ranks the variants the database measured, per device: the rank correlation
 // between estimate and measured time within each shape, and how much slower the model's first
 // choice ran than the fastest measured. The same measures as `calibrate` prints for a fit.
 #include <string>

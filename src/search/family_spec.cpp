@@ -182,6 +182,19 @@ std::optional<FamilySpec> pin_family(const FamilySpec& family, const std::map<st
   return pinned;
 }
 
+std::vector<std::string> apply_calibration(FamilySpec& family, const std::vector<std::pair<std::string, double>>& factors,
+                                           std::optional<double> scale) {
+  std::vector<std::string> unknown;
+  for (const auto& [rule, factor] : factors) {
+    auto it = std::find_if(family.calibration.begin(), family.calibration.end(),
+                           [&](const CostFactor& f) { return f.text == rule; });
+    if (it == family.calibration.end()) unknown.push_back(rule);
+    else it->factor = factor;
+  }
+  if (scale) family.calibration_scale = scale;
+  return unknown;
+}
+
 std::vector<const FamilySpec*> select_families(const std::vector<std::string>& names,
                                                const std::vector<FamilySpec>& extra) {
   std::vector<const FamilySpec*> selected;

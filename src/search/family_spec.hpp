@@ -99,6 +99,12 @@ FamilySpec load_family_file(const std::string& path);
 std::optional<FamilySpec> pin_family(const FamilySpec& family, const std::map<std::string, std::int64_t>& pins,
                                      std::string* mismatch = nullptr);
 
+// Puts `factors` (rule as written -> factor, e.g. from `calibrate --store`) in place of the family's
+// calibration factors of the same rule, and `scale` where given. Returns the rules of `factors`
+// the family does not have (its space file changed since the fit), which are left out.
+std::vector<std::string> apply_calibration(FamilySpec& family, const std::vector<std::pair<std::string, double>>& factors,
+                                           std::optional<double> scale);
+
 // Resolves --family values ("sm80", "sm80,sm90", "all") against the built-in families and the
 // extra ones; throws UserError naming the unknown family and listing the known ones.
 std::vector<const FamilySpec*> select_families(const std::vector<std::string>& names,

@@ -10,6 +10,7 @@
 #include "search/family_spec.hpp"
 #include "tune/candidate_build.hpp"
 #include "tune/progress.hpp"
+#include "tune/stored_calibration.hpp"
 #include "tune/tune_options.hpp"
 
 namespace cl2 {
@@ -34,6 +35,7 @@ struct TuneSession {
   std::unique_ptr<KernelCompiler> compiler;
   DeviceInfo device;
   DeviceLimits limits;
+  CalibratedFamilies calibrated;  // the families as they plan on this GPU (the candidates point into it)
   std::int64_t device_id = 0;
   std::int64_t run_id = 0;
   std::shared_ptr<Progress> progress;

@@ -15,6 +15,7 @@
 #include "runner/protocol.hpp"
 #include "search/seeds.hpp"
 #include "tune/clean_plan.hpp"
+#include "tune/stored_calibration.hpp"
 #include "tune/tune_session.hpp"
 
 namespace cl2 {
@@ -259,8 +260,10 @@ int run_tune(const TuneOptions& options) {
   try {
     for (auto& s : sessions) {
       s->db = TuningDb::open(options.db_path, DbMode::ReadWrite);
+      s->calibrated = with_stored_calibrations(*s->db, s->device.name, families);
+      for (const auto& note : s->calibrated.notes) std::fprintf(stderr, "%s\n", note.c_str());
       BuildCounts counts;
-      built.push_back(compile_stage(options, problems, families, s->limits, *s->compiler, counts,
+      built.push_back(compile_stage(options, problems, s->calibrated.families, s->limits, *s->compiler, counts,
                                     seeds_from_db(*s->db, s->device, problems, options.search().seeds)));
       s->device_id = s->db->upsert_device(s->device);
     }
