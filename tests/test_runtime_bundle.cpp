@@ -75,6 +75,23 @@ TEST(RuntimeBundle, TablesFromWinnerRowsOnePerGpuWarmFirst) {
   EXPECT_EQ(tables[1].device.name, "NVIDIA H100");
 }
 
+// The fits the database keeps for the GPU travel in the table (bundles, headers); a table written
+// before them reads as having none.
+TEST(RuntimeBundle, CalibrationsTravelWithTheTable) {
+  DispatchTable table = sample_table();
+  table.calibrations = {{table.device.name, "sm90", {{"BN >= 64", 0.9}}, 1.1, 300, "2026-12-05T00:00:00Z"},
+                        {table.device.name, "sm80", {}, std::nullopt, 20, "2026-12-05T00:00:00Z"}};
+  const DispatchTable read = table_from_json(table_to_json(table));
+  ASSERT_EQ(read.calibrations.size(), 2u);
+  EXPECT_EQ(read.calibrations[0].factors, table.calibrations[0].factors);
+  EXPECT_EQ(read.calibrations[0].scale, 1.1);
+  EXPECT_FALSE(read.calibrations[1].scale.has_value());
+  EXPECT_EQ(table_to_json(read), table_to_json(table));
+  nlohmann::json older = table_to_json(table);
+  older.erase("calibrations");
+  EXPECT_TRUE(table_from_json(older).calibrations.empty());
+}
+
 TEST(RuntimeBundle, WrittenAndReadBack) {
   TempDir dir;
   int asked = 0;

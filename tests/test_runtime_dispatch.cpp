@@ -370,3 +370,14 @@ TEST(RuntimeCore, ConcurrentCallsFromManyThreads) {
   for (auto& thread : threads) thread.join();
   EXPECT_EQ(fake.kernels, 200);
 }
+
+// A fit the database keeps for the GPU (calibrate --store) reaches the runtime's ranking as it
+// reaches tune's plan: here its scale, which replaces the space file's.
+TEST(RuntimeDispatch, StoredCalibrationRanksAsTunePlans) {
+  const double file_scale = builtin_families().at("sm90").calibration_scale.value_or(1.0);
+  const FamilyRules calibrated(h200_limits(), {{"NVIDIA H200", "sm90", {}, 2.0 * file_scale, 100, "now"},
+                                               {"NVIDIA H200", "no_such_family", {}, 5.0, 1, "now"}});
+  const Problem p = tn(3000, 4096, 4096);
+  const KernelConfig& config = table().entries[0].config;
+  EXPECT_NEAR(calibrated.model_us(config, p).value(), 2.0 * model(config, p), 1e-9 * model(config, p));
+}

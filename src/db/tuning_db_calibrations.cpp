@@ -10,12 +10,10 @@
 namespace cl2 {
 
 void TuningDb::put_calibration(const CalibrationRecord& c) {
-  nlohmann::json factors = nlohmann::json::array();
-  for (const auto& [rule, factor] : c.factors) factors.push_back({rule, factor});
   Statement upsert(db_, "INSERT INTO calibrations (device_name, family, factors, scale, trials) VALUES (?, ?, ?, ?, ?) "
                         "ON CONFLICT (device_name, family) DO UPDATE SET factors = excluded.factors, "
                         "scale = excluded.scale, trials = excluded.trials, fitted_at = excluded.fitted_at");
-  upsert.bind_all(c.device_name, c.family, factors.dump(),
+  upsert.bind_all(c.device_name, c.family, nlohmann::json(c.factors).dump(),
                   c.scale.value_or(std::numeric_limits<double>::quiet_NaN()), c.trials);
   upsert.run();
 }
@@ -25,8 +23,7 @@ std::optional<CalibrationRecord> TuningDb::calibration(const std::string& device
   query.bind_all(device_name, family);
   if (!query.step()) return std::nullopt;
   CalibrationRecord c{device_name, family, {}, std::nullopt, query.column_int(2), query.column_text(3)};
-  for (const auto& pair : nlohmann::json::parse(query.column_text(0)))
-    c.factors.emplace_back(pair.at(0).get<std::string>(), pair.at(1).get<double>());
+  c.factors = nlohmann::json::parse(query.column_text(0)).get<decltype(c.factors)>();
   if (!query.column_is_null(1)) c.scale = query.column_double(1);
   return c;
 }

@@ -1,9 +1,11 @@
 #include "runtime/dispatch_table.hpp"
 
+#include <cmath>
 #include <map>
 #include <tuple>
 
 #include "core/json_numbers.hpp"
+#include "search/family_spec.hpp"
 
 namespace cl2 {
 
@@ -32,6 +34,14 @@ std::vector<DispatchTable> dispatch_tables(const std::vector<WinnerRow>& rows) {
   return tables;
 }
 
+std::vector<DispatchTable> dispatch_tables(const TuningDb& db, const std::string& device_filter) {
+  std::vector<DispatchTable> tables = dispatch_tables(db.winner_rows(device_filter));
+  for (DispatchTable& table : tables)
+    for (const auto& [name, family] : builtin_families())
+      if (auto fit = db.calibration(table.device.name, name)) table.calibrations.push_back(std::move(*fit));
+  return tables;
+}
+
 nlohmann::json table_to_json(const DispatchTable& table) {
   nlohmann::json entries = nlohmann::json::array();
   for (const DispatchEntry& e : table.entries)
@@ -47,7 +57,14 @@ nlohmann::json table_to_json(const DispatchTable& table) {
                        {"ours_us", number_or_null(e.ours_us)},
                        {"library_us", number_or_null(e.library_us)},
                        {"library_algo", lt_algo_to_json(e.library_algo)}});
-  return {{"device", table.device}, {"entries", std::move(entries)}};
+  nlohmann::json calibrations = nlohmann::json::array();
+  for (const CalibrationRecord& c : table.calibrations)
+    calibrations.push_back({{"family", c.family},
+                            {"factors", c.factors},
+                            {"scale", number_or_null(c.scale.value_or(kNotMeasured))},
+                            {"trials", c.trials},
+                            {"fitted_at", c.fitted_at}});
+  return {{"device", table.device}, {"entries", std::move(entries)}, {"calibrations", std::move(calibrations)}};
 }
 
 DispatchTable table_from_json(const nlohmann::json& json) {
@@ -66,6 +83,13 @@ DispatchTable table_from_json(const nlohmann::json& json) {
     entry.library_us = number_or_nan(e, "library_us");
     entry.library_algo = lt_algo_at(e, "library_algo");
     table.entries.push_back(std::move(entry));
+  }
+  for (const nlohmann::json& c : json.value("calibrations", nlohmann::json::array())) {
+    CalibrationRecord fit{table.device.name, c.at("family").get<std::string>(),
+                          c.at("factors").get<std::vector<std::pair<std::string, double>>>(), std::nullopt,
+                          c.at("trials").get<int>(), c.at("fitted_at").get<std::string>()};
+    if (const double scale = number_or_nan(c, "scale"); !std::isnan(scale)) fit.scale = scale;
+    table.calibrations.push_back(std::move(fit));
   }
   return table;
 }

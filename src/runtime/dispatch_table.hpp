@@ -13,6 +13,7 @@
 #include "core/lt_algo_config.hpp"
 #include "core/problem.hpp"
 #include "db/records.hpp"
+#include "db/tuning_db.hpp"
 
 namespace cl2 {
 
@@ -37,15 +38,23 @@ struct DispatchEntry {
 struct DispatchTable {
   DeviceInfo device;
   std::vector<DispatchEntry> entries;
+  // The families' cost-model fits the database keeps for this GPU (`calibrate --store`): the
+  // runtime ranks nearest winners with them, as tune plans with them.
+  std::vector<CalibrationRecord> calibrations;
 };
 
 // One table per device of `rows` (TuningDb::winner_rows order), one entry per shape, layout and
 // accumulator: where a shape was tuned under several L2 policies, the warm one (a GEMM called in
 // a loop), else the first.
 std::vector<DispatchTable> dispatch_tables(const std::vector<WinnerRow>& rows);
+// The same from a database's winners (devices whose name contains `device_filter`, if given), with
+// the calibrations it keeps for each GPU.
+std::vector<DispatchTable> dispatch_tables(const TuningDb& db, const std::string& device_filter = "");
 
 // The table as JSON: {"device": {...}, "entries": [{"m", "n", "k", "layout", "accum", "l2",
-// "config", "source_hash", "arch", "ours_us", "library_us", "library_algo"}, ...]}.
+// "config", "source_hash", "arch", "ours_us", "library_us", "library_algo"}, ...], "calibrations":
+// [{"family", "factors": [[rule, factor], ...], "scale", "trials", "fitted_at"}, ...]} (a table
+// without "calibrations", as bundles written before them, reads as none).
 nlohmann::json table_to_json(const DispatchTable& table);
 // Throws nlohmann::json::exception (or UserError for an unknown spelling) on a malformed document.
 DispatchTable table_from_json(const nlohmann::json& json);

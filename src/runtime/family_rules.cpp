@@ -19,12 +19,6 @@ namespace {
 // The raster group stays as tuned: the model has no term for its L2 reuse beyond a tie-break.
 constexpr const char* kRechosenParam = "SPLIT_K";
 
-const FamilySpec* builtin_family(const std::string& name) {
-  const auto& families = builtin_families();
-  const auto found = families.find(name);
-  return found == families.end() ? nullptr : &found->second;
-}
-
 // The variables of `config` at `problem`; nothing where M, N or K do not fit the kernel ABI's int,
 // or where a parameter is missing or a define cannot be evaluated (a configuration this build's
 // family no longer has).
@@ -62,19 +56,27 @@ bool correctness_rules_met(const FamilySpec& family, const std::vector<bool>& me
 
 }  // namespace
 
-FamilyRules::FamilyRules(const DeviceLimits& device) : device_(device) {
-  for (const auto& [name, family] : builtin_families()) rule_params_.emplace(name, constraint_params(family));
+FamilyRules::FamilyRules(const DeviceLimits& device, const std::vector<CalibrationRecord>& calibrations)
+    : device_(device), families_(builtin_families()) {
+  for (const CalibrationRecord& fit : calibrations)
+    if (auto it = families_.find(fit.family); it != families_.end()) apply_calibration(it->second, fit.factors, fit.scale);
+  for (const auto& [name, family] : families_) rule_params_.emplace(name, constraint_params(family));
+}
+
+const FamilySpec* FamilyRules::family(const std::string& name) const {
+  const auto found = families_.find(name);
+  return found == families_.end() ? nullptr : &found->second;
 }
 
 bool FamilyRules::allows(const KernelConfig& config, const Problem& problem) const {
-  const FamilySpec* family = builtin_family(config.family);
+  const FamilySpec* family = this->family(config.family);
   if (!family) return false;
   const auto vars = variables(*family, config, problem, device_);
   return vars && correctness_rules_met(*family, rules_met(*family, *vars));
 }
 
 std::optional<double> FamilyRules::model_us(const KernelConfig& config, const Problem& problem) const {
-  const FamilySpec* family = builtin_family(config.family);
+  const FamilySpec* family = this->family(config.family);
   if (!family) return std::nullopt;
   const auto vars = variables(*family, config, problem, device_);
   if (!vars) return std::nullopt;
@@ -86,7 +88,7 @@ std::optional<double> FamilyRules::model_us(const KernelConfig& config, const Pr
 }
 
 std::vector<KernelConfig> FamilyRules::split_k_variants(const DispatchEntry& entry, const Problem& problem) const {
-  const FamilySpec* family = builtin_family(entry.config.family);
+  const FamilySpec* family = this->family(entry.config.family);
   if (!family || !family->runtime_params.count(kRechosenParam) || !entry.config.params.count(kRechosenParam))
     return {};
   const std::vector<std::set<std::string>>& reads = rule_params_.at(entry.config.family);

@@ -13,12 +13,15 @@
 #include "core/problem.hpp"
 #include "runtime/dispatch_table.hpp"
 #include "search/device_limits.hpp"
+#include "search/family_spec.hpp"
 
 namespace cl2 {
 
 class FamilyRules {
  public:
-  explicit FamilyRules(const DeviceLimits& device);
+  // `calibrations`: fits the database keeps for this GPU (calibrate --store), applied to the
+  // built-in families as tune applies them when it plans.
+  explicit FamilyRules(const DeviceLimits& device, const std::vector<CalibrationRecord>& calibrations = {});
 
   // Whether the family's correctness rules (the planning-only ones left out) allow `config` at
   // `problem`; a configuration of a family this build does not know never runs.
@@ -39,9 +42,12 @@ class FamilyRules {
   std::vector<KernelConfig> split_k_variants(const DispatchEntry& entry, const Problem& problem) const;
 
  private:
+  const FamilySpec* family(const std::string& name) const;  // null for a family this build lacks
+
   DeviceLimits device_;
-  // Per built-in family, the parameters each of its rules reads (search/candidates'
-  // constraint_params), worked out once here rather than at every untuned shape's first call.
+  std::map<std::string, FamilySpec> families_;  // the built-in families, calibrated for this GPU
+  // Per family, the parameters each of its rules reads (search/candidates' constraint_params),
+  // worked out once here rather than at every untuned shape's first call.
   std::map<std::string, std::vector<std::set<std::string>>> rule_params_;
 };
 

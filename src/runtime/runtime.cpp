@@ -34,7 +34,7 @@ void check_arguments(const GemmCall& call) {
 
 Runtime::Runtime(DispatchTable table, const DeviceLimits& device, std::unique_ptr<GemmBackend> backend,
                  DispatchOptions options)
-    : table_(std::move(table)), device_(device), rules_(device), backend_(std::move(backend)), options_(options) {}
+    : table_(std::move(table)), device_(device), rules_(device, table_.calibrations), backend_(std::move(backend)), options_(options) {}
 
 Runtime::Candidate Runtime::candidate(Decision decision, const Problem& problem) const {
   Candidate made{std::move(decision), {}};

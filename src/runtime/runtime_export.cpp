@@ -8,7 +8,7 @@
 namespace cl2 {
 
 Bundle bundle_from_db(const TuningDb& db, const std::string& device_filter, const KernelCompiler& compiler) {
-  std::vector<DispatchTable> tables = dispatch_tables(db.winner_rows(device_filter));
+  std::vector<DispatchTable> tables = dispatch_tables(db, device_filter);
   const std::string filter = device_filter.empty() ? "" : fmt::format(" matching --device {}", device_filter);
   if (tables.empty())
     throw UserError(fmt::format("{}: no winners{}; tune first, or check --device", db.path(), filter));

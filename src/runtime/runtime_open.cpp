@@ -33,7 +33,7 @@ RuntimeInput read_runtime_input(const std::string& path, const std::string& cach
   if (std::filesystem::is_directory(path, error)) return input_from_bundle(read_bundle(path), path);
   try {
     const auto db = TuningDb::open(path, DbMode::ReadOnly, path_option);
-    return {path, dispatch_tables(db->winner_rows()), std::make_unique<CompiledCubins>(KernelCompiler(cache_dir))};
+    return {path, dispatch_tables(*db), std::make_unique<CompiledCubins>(KernelCompiler(cache_dir))};
   } catch (const UserError& e) {
     throw RuntimeError(CL2_ERROR_BAD_INPUT_FILE, e.what());
   }
