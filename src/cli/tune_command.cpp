@@ -102,7 +102,8 @@ CommandRunner add_tune_command(CLI::App& app) {
                    "--max-candidates, each screened; race: 4x as many, each timed briefly, the best eighth "
                    "screened (successive halving); seeded: model, with the winners of the nearest tuned shapes "
                    "first (--seeds, or a quarter of the slots); random: --max-candidates drawn at random from "
-                   "every planned variant (what the cost model is worth); exhaustive: every planned variant. "
+                   "every planned variant (what the cost model is worth); exhaustive: every planned variant (refused "
+                   "where a shape plans more than 4096). "
                    "Every strategy verifies each candidate before timing it and settles the close ones under "
                    "the final rule (--finalists)")
       ->capture_default_str();
