@@ -47,6 +47,14 @@ std::vector<std::vector<Candidate>> plan_some(const std::vector<Problem>& proble
 
 }  // namespace
 
+void check_plannable(const std::vector<Problem>& problems, const std::vector<const FamilySpec*>& families,
+                     const DeviceLimits& limits) {
+  std::vector<std::size_t> all(problems.size());
+  std::iota(all.begin(), all.end(), std::size_t(0));
+  plan_some(problems, all, families, limits, 1, std::vector<std::set<std::string>>(problems.size()), {},
+            PlanOrder::Model, true);
+}
+
 std::vector<std::vector<BuiltCandidate>> plan_clean(const std::vector<Problem>& problems,
                                                     const std::vector<const FamilySpec*>& families,
                                                     const DeviceLimits& limits, std::size_t max_candidates,

@@ -198,6 +198,7 @@ std::unique_ptr<TuneSession> start_session(const TuneOptions& options, int devic
 struct SharedRun {
   const std::vector<Problem>& problems;
   std::atomic<std::size_t> next{0};
+  std::size_t end = 0;  // shapes from `next` up to here are planned and compiled (the current batch)
   std::mutex mutex;
   std::vector<double> vs_lt, vs_cublas;
   int missing = 0;
@@ -209,7 +210,7 @@ struct SharedRun {
 void tune_shapes(TuneSession& s, const std::vector<std::vector<BuiltCandidate>>& built, SharedRun& run,
                  const std::string& tag, std::size_t devices) {
   const auto& problems = run.problems;
-  for (std::size_t i; (i = run.next.fetch_add(1)) < problems.size();) {
+  for (std::size_t i; (i = run.next.fetch_add(1)) < run.end;) {
     {
       std::lock_guard lock(run.mutex);
       if (run.failure) return;
@@ -240,6 +241,72 @@ void tune_shapes(TuneSession& s, const std::vector<std::vector<BuiltCandidate>>&
   }
 }
 
+// Tunes the shapes of `run` up to run.end, with one thread per GPU where there are several.
+void tune_batch(const std::vector<std::unique_ptr<TuneSession>>& sessions,
+                const std::vector<std::vector<std::vector<BuiltCandidate>>>& built, SharedRun& run,
+                const std::vector<int>& devices) {
+  if (sessions.size() == 1) {
+    try {
+      tune_shapes(*sessions.front(), built.front(), run, "", 1);
+    } catch (...) {
+      run.failure = std::current_exception();
+    }
+    return;
+  }
+  std::vector<std::thread> threads;
+  for (std::size_t d = 0; d < sessions.size(); ++d)
+    threads.emplace_back([&, d] {
+      try {
+        tune_shapes(*sessions[d], built[d], run, fmt::format("gpu{} ", devices[d]), sessions.size());
+      } catch (...) {
+        std::lock_guard lock(run.mutex);
+        if (!run.failure) run.failure = std::current_exception();
+      }
+    });
+  for (auto& thread : threads) thread.join();
+}
+
+// Where the batches that are planned and compiled one after the other end. Seeds come from winners
+// already in the database, so with seeds a run plans a first batch, tunes it, and plans each next
+// batch with the winners of those before (an empty database would seed nothing otherwise); the
+// first batch is an even sample of the shapes (see seeding_order). Without seeds, one batch.
+std::vector<std::size_t> batch_ends(std::size_t shapes, std::size_t seeds) {
+  constexpr std::size_t kBatches = 8;
+  if (seeds == 0 || shapes < 2 * kBatches) return {shapes};
+  std::vector<std::size_t> ends;
+  const std::size_t size = (shapes + kBatches - 1) / kBatches;
+  for (std::size_t end = size; end < shapes; end += size) ends.push_back(end);
+  ends.push_back(shapes);
+  return ends;
+}
+
+// The shapes in the order batches take them: with several batches, every kBatches-th shape first
+// (a first batch spread over the file, whose winners seed the rest), then the others in file order.
+std::vector<Problem> seeding_order(const std::vector<Problem>& problems, std::size_t batches) {
+  if (batches == 1) return problems;
+  std::vector<Problem> ordered;
+  for (std::size_t i = 0; i < problems.size(); i += batches) ordered.push_back(problems[i]);
+  for (std::size_t i = 0; i < problems.size(); ++i)
+    if (i % batches != 0) ordered.push_back(problems[i]);
+  return ordered;
+}
+
+// Plans and compiles problems [begin, end) for session `s` into its slots of `built`, seeded by
+// the winners its database holds; the candidates planned.
+std::size_t compile_batch(const TuneOptions& options, TuneSession& s, const std::vector<Problem>& problems,
+                          std::size_t begin, std::size_t end, std::vector<std::vector<BuiltCandidate>>& built) {
+  const std::vector<Problem> batch(problems.begin() + std::ptrdiff_t(begin), problems.begin() + std::ptrdiff_t(end));
+  BuildCounts counts;
+  auto compiled = compile_stage(options, batch, s.calibrated.families, s.limits, *s.compiler, counts,
+                                seeds_from_db(*s.db, s.device, batch, options.search().seeds));
+  std::size_t planned = 0;
+  for (std::size_t i = 0; i < batch.size(); ++i) {
+    planned += compiled[i].size() + std::min(compiled[i].size(), options.search().screened);
+    built[begin + i] = std::move(compiled[i]);
+  }
+  return planned;
+}
+
 }  // namespace
 
 int run_tune(const TuneOptions& options) {
@@ -247,24 +314,31 @@ int run_tune(const TuneOptions& options) {
   const auto extra = load_extra_families(options);
   std::vector<FamilySpec> pinned;
   const auto families = tuned_families(options, extra, pinned);
-  const auto problems = shapes_to_tune(options, families);
-  if (problems.empty()) return 0;
+  const auto listed = shapes_to_tune(options, families);
+  if (listed.empty()) return 0;
+  const std::vector<std::size_t> ends = batch_ends(listed.size(), options.search().seeds);
+  const std::vector<Problem> problems = seeding_order(listed, ends.size());
   std::vector<std::unique_ptr<TuneSession>> sessions;
   for (const int device : options.devices) sessions.push_back(start_session(options, device));
   // Every input is checked before the database is touched: a bad shape leaves it as it was.
   for (const auto& s : sessions) check_memory(problems, s->device);
-  // Planned and compiled for each GPU in turn (identical GPUs find the kernels in the cache).
-  std::vector<std::vector<std::vector<BuiltCandidate>>> built;
+  // Planned and compiled for each GPU in turn (identical GPUs find the kernels in the cache), the
+  // first batch now, the others as the run reaches them.
+  std::vector<std::vector<std::vector<BuiltCandidate>>> built(sessions.size(),
+                                                              std::vector<std::vector<BuiltCandidate>>(problems.size()));
+  std::size_t units = 0;
   // A plan that fails (e.g. too many variants without a cap) leaves no database it created.
   const bool db_existed = std::filesystem::exists(options.db_path);
   try {
-    for (auto& s : sessions) {
+    for (std::size_t d = 0; d < sessions.size(); ++d) {
+      auto& s = sessions[d];
       s->db = TuningDb::open(options.db_path, DbMode::ReadWrite);
       s->calibrated = with_stored_calibrations(*s->db, s->device.name, families);
       for (const auto& note : s->calibrated.notes) std::fprintf(stderr, "%s\n", note.c_str());
-      BuildCounts counts;
-      built.push_back(compile_stage(options, problems, s->calibrated.families, s->limits, *s->compiler, counts,
-                                    seeds_from_db(*s->db, s->device, problems, options.search().seeds)));
+      // The shapes of later batches must plan too: a shape no variant fits stops the run here.
+      if (ends.size() > 1) check_plannable(problems, s->calibrated.families, s->limits);
+      const std::size_t planned = compile_batch(options, *s, problems, 0, ends.front(), built[d]);
+      if (d == 0) units = planned;
       s->device_id = s->db->upsert_device(s->device);
     }
   } catch (const UserError&) {
@@ -277,10 +351,9 @@ int run_tune(const TuneOptions& options) {
     throw;
   }
   const std::int64_t run_id = sessions.front()->db->begin_run(options.command_line, options.shapes_path);
-  std::size_t units = 0;
-  // A race times its leaders a second time (tune/strategy.hpp).
-  for (const auto& plan : built.front()) units += plan.size() + std::min(plan.size(), options.search().screened);
-  auto progress = std::make_shared<Progress>(units);
+  // Later batches are estimated at the first's candidates per shape until they are planned.
+  const std::size_t per_shape = (units + ends.front() - 1) / ends.front();
+  auto progress = std::make_shared<Progress>(units + per_shape * (problems.size() - ends.front()));
   if (options.budget_seconds > 0) progress->set_budget(options.budget_seconds);
   std::vector<std::string> names;
   for (std::size_t d = 0; d < sessions.size(); ++d) {
@@ -292,24 +365,22 @@ int run_tune(const TuneOptions& options) {
   progress->line(fmt::format("tuning {} shapes on {}; database {}", problems.size(), fmt::join(names, ", "),
                              options.db_path));
   SharedRun run{problems};
-  if (sessions.size() == 1) {
-    try {
-      tune_shapes(*sessions.front(), built.front(), run, "", 1);
-    } catch (...) {
-      run.failure = std::current_exception();
-    }
-  } else {
-    std::vector<std::thread> threads;
-    for (std::size_t d = 0; d < sessions.size(); ++d)
-      threads.emplace_back([&, d] {
-        try {
-          tune_shapes(*sessions[d], built[d], run, fmt::format("gpu{} ", options.devices[d]), sessions.size());
-        } catch (...) {
-          std::lock_guard lock(run.mutex);
-          if (!run.failure) run.failure = std::current_exception();
+  for (std::size_t b = 0; b < ends.size() && !run.failure; ++b) {
+    if (b > 0) {
+      try {
+        for (std::size_t d = 0; d < sessions.size(); ++d) {
+          const std::size_t planned = compile_batch(options, *sessions[d], problems, ends[b - 1], ends[b], built[d]);
+          if (d == 0) progress->add_units(std::ptrdiff_t(planned) - std::ptrdiff_t(per_shape * (ends[b] - ends[b - 1])));
         }
-      });
-    for (auto& thread : threads) thread.join();
+      } catch (...) {
+        run.failure = std::current_exception();
+        break;
+      }
+    }
+    // Each thread's last look past the batch's end took an index: the next batch starts afresh.
+    run.next = b == 0 ? 0 : ends[b - 1];
+    run.end = ends[b];
+    tune_batch(sessions, built, run, options.devices);
   }
   auto& db = *sessions.front()->db;
   if (run.failure) {
