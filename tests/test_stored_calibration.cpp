@@ -2,8 +2,6 @@
 // model and family, carried by merge, and what tune plans with and show --model judges afterwards.
 #include <gtest/gtest.h>
 
-#include <filesystem>
-
 #include "db/tuning_db.hpp"
 #include "db_test_support.hpp"
 #include "support/run_tool.hpp"
@@ -32,21 +30,13 @@ TEST(StoredCalibration, RoundTripsAndMergesAsTheLatestFit) {
   EXPECT_EQ(merged->calibration("NVIDIA H200", "sm90")->factors, sm90->factors);
 }
 
-// A family whose hand-set model ranks its 8 variants slowest first, with one calibration factor
+// naive_backwards' hand-set model ranks its 8 variants slowest first, with one calibration factor
 // that can put that right: fitted and stored, it makes tune plan one of the fast variants first on
 // a new shape, where the space file's factor plans the slowest.
 TEST(StoredCalibration, TunePlansWithTheStoredFitAndShowModelSaysSo) {
   ScratchDir dir;
-  std::filesystem::copy_file(source_path("tests/data/spaces/naive_gemm.cuh"), dir.file("naive_gemm.cuh"));
-  const std::string space = dir.write("naive_backwards.json", R"json({
-  "family": "naive_backwards", "template": "naive_gemm.cuh", "min_cc": 70, "max_cc": 120,
-  "params": {"FAULT": [0], "TILE": [16], "US10": [200, 210, 220, 230, 240, 250, 260, 270]},
-  "constraints": [],
-  "launch": {"threads": "256", "grid": ["ceil_div(N, TILE)", "ceil_div(M, TILE)", "1"], "smem_bytes": "0"},
-  "calibration": {"factors": [["US10 >= 240", 1.0]]},
-  "cost_us": "100.0 - US10 / 10.0"
-})json");
-  const std::string family = " --space-file " + space + " --family naive_backwards";
+  const std::string space = source_path("tests/data/spaces/naive_backwards.json");
+  const std::string family = test_family_args("naive_backwards");
   const std::string db = dir.file("t.sqlite"), fresh = dir.file("fresh.sqlite");
   ASSERT_EQ(run_tool("tune --fake-gpu --max-candidates 0 --shapes " +
                          dir.write("tuned.json", "[[64, 64, 64], [128, 64, 64]]") + " --db " + db + family, dir)

@@ -5,7 +5,6 @@
 #include <signal.h>
 
 #include <chrono>
-#include <filesystem>
 #include <map>
 #include <thread>
 
@@ -279,14 +278,6 @@ TEST(TuneFakeGpu, ShowModelRatesTheCostModelAgainstTheMeasuredTimes) {
 // finds 26.0 us above M = 64; seeded, every shape gets the 20.0 us winner of its M = 64 neighbour.
 TEST(TuneFakeGpu, SeedsComeFromShapesTunedEarlierInTheSameRun) {
   ScratchDir dir;
-  std::filesystem::copy_file(source_path("tests/data/spaces/naive_gemm.cuh"), dir.file("naive_gemm.cuh"));
-  const std::string space = dir.write("naive_shape_model.json", R"json({
-  "family": "naive_shape_model", "template": "naive_gemm.cuh", "min_cc": 70, "max_cc": 120,
-  "params": {"FAULT": [0], "TILE": [16], "US10": [200, 210, 220, 230, 240, 250, 260, 270]},
-  "constraints": [],
-  "launch": {"threads": "256", "grid": ["ceil_div(N, TILE)", "ceil_div(M, TILE)", "1"], "smem_bytes": "0"},
-  "cost_us": "M > 64 ? 100.0 - US10 / 10.0 : US10 / 10.0"
-})json");
   // Every 8th shape (the first batch) has M = 64; the others M = 65 to 78.
   std::string shapes = "[";
   for (int i = 0; i < 16; ++i) shapes += fmt::format("{}[{}, 64, {}]", i ? ", " : "", i % 8 ? 64 + i : 64, 64 * (1 + i / 8));
@@ -295,8 +286,7 @@ TEST(TuneFakeGpu, SeedsComeFromShapesTunedEarlierInTheSameRun) {
     SCOPED_TRACE(strategy);
     const std::string db = dir.file(strategy + ".sqlite");
     const auto r = run_tool("tune --fake-gpu --max-candidates 2 --strategy " + strategy + " --shapes " +
-                                dir.write("shapes.json", shapes) + " --db " + db + " --space-file " + space +
-                                " --family naive_shape_model",
+                                dir.write("shapes.json", shapes) + " --db " + db + test_family_args("naive_shape_model"),
                             dir);
     ASSERT_EQ(r.status, 0) << r.err;
     const auto rows = TuningDb::open(db, DbMode::ReadOnly)->winner_rows();
