@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <random>
 #include <set>
 #include <stdexcept>
@@ -245,9 +246,10 @@ std::vector<Candidate> plan_candidates(const std::vector<const FamilySpec*>& fam
                                        const std::vector<KernelConfig>& seeds, PlanOrder order) {
   auto by_cost = [](const Candidate& x, const Candidate& y) { return x.cost_us < y.cost_us; };
   // The drawn order depends on the shape only, so a resumed or repeated run plans the same list.
-  std::mt19937_64 draw(std::stoull(content_hash(problem.text()).substr(0, 16), nullptr, 16));
+  std::optional<std::mt19937_64> draw;
+  if (order == PlanOrder::Random) draw.emplace(std::stoull(content_hash(problem.text()).substr(0, 16), nullptr, 16));
   const auto arrange = [&](std::vector<Candidate>& list) {
-    if (order == PlanOrder::Random) std::shuffle(list.begin(), list.end(), draw);
+    if (draw) std::shuffle(list.begin(), list.end(), *draw);
     else std::stable_sort(list.begin(), list.end(), by_cost);
   };
   std::vector<Candidate> all;

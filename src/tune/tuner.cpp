@@ -335,8 +335,12 @@ int run_tune(const TuneOptions& options) {
       s->db = TuningDb::open(options.db_path, DbMode::ReadWrite);
       s->calibrated = with_stored_calibrations(*s->db, s->device.name, families);
       for (const auto& note : s->calibrated.notes) std::fprintf(stderr, "%s\n", note.c_str());
-      // The shapes of later batches must plan too: a shape no variant fits stops the run here.
-      if (ends.size() > 1) check_plannable(problems, s->calibrated.families, s->limits);
+      // The shapes of later batches must plan too: a shape no variant fits stops the run here (the
+      // first batch is planned by compile_batch just below).
+      if (ends.size() > 1) {
+        const std::vector<Problem> later(problems.begin() + std::ptrdiff_t(ends.front()), problems.end());
+        check_plannable(later, s->calibrated.families, s->limits);
+      }
       const std::size_t planned = compile_batch(options, *s, problems, 0, ends.front(), built[d]);
       if (d == 0) units = planned;
       s->device_id = s->db->upsert_device(s->device);
