@@ -22,7 +22,7 @@ TimingStats stats(double median_us) {
 }
 
 StopRule rule(int min_samples) {
-  return {.min_samples = min_samples, .max_samples = 77, .max_noise = 0.0125, .min_seconds = 0.003,
+  return {.min_samples = min_samples, .max_samples = 77, .max_error = 0.0125, .min_seconds = 0.003,
           .max_seconds = 0.5, .replay_target_us = 250};
 }
 

@@ -53,15 +53,15 @@ std::vector<CallTimes> CallTimer::back_to_back(const std::vector<TimedCall>& cal
       gpu[i].push_back(g);
       wall[i].push_back(w);
     }
-    bool settled = true;
-    for (std::size_t i = 0; i < calls.size(); ++i) {
-      const TimingStats s = summarize(wall[i], 1);
-      settled = settled && s.samples >= rule.min_samples && s.spread_pct <= 100.0 * rule.max_noise;
+    // Settled on the wall times, which these measurements are for.
+    std::vector<TimingStats> so_far;
+    std::vector<double> seconds;
+    for (const auto& w : wall) {
+      so_far.push_back(summarize(w, 1));
+      seconds.push_back(so_far.back().mean_us * so_far.back().samples * 1e-6);
     }
-    const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
-    const int n = int(wall[0].size());
-    if ((settled && n >= rule.min_samples) || n >= rule.max_samples ||
-        (n >= rule.min_samples && elapsed >= rule.max_seconds))
+    if (stop_reason(rule, so_far, seconds, std::chrono::duration<double>(Clock::now() - start).count()) !=
+        StopReason::GoOn)
       break;
   }
   std::vector<CallTimes> out;

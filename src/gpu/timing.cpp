@@ -46,40 +46,6 @@ class Graph {
 
 }  // namespace
 
-TimingStats summarize(std::vector<double> samples, int calls_per_sample) {
-  TimingStats s;
-  s.samples = int(samples.size());
-  s.calls_per_sample = calls_per_sample;
-  if (samples.empty()) return s;
-  std::sort(samples.begin(), samples.end());
-  const std::size_t n = samples.size();
-  s.median_us = n % 2 ? samples[n / 2] : 0.5 * (samples[n / 2 - 1] + samples[n / 2]);
-  s.mean_us = std::accumulate(samples.begin(), samples.end(), 0.0) / double(n);
-  s.min_us = samples.front();
-  s.max_us = samples.back();
-  double var = 0;
-  for (double x : samples) var += (x - s.mean_us) * (x - s.mean_us);
-  s.spread_pct = n > 1 ? 100.0 * std::sqrt(var / double(n - 1)) / s.mean_us : 0.0;
-  return s;
-}
-
-// A few samples of short replays: enough to tell a candidate 10% off the best from one within a few
-// percent, which is all a race round must do; the survivors are screened properly.
-StopRule race_stop_rule() {
-  return {.min_samples = 3, .max_samples = 8, .max_noise = 0.02, .min_seconds = 0.0005,
-          .max_seconds = 0.05, .replay_target_us = 100};
-}
-
-StopRule screening_stop_rule() {
-  return {.min_samples = 5, .max_samples = 60, .max_noise = 0.01, .min_seconds = 0.002,
-          .max_seconds = 0.25, .replay_target_us = 200};
-}
-
-StopRule final_stop_rule() {
-  return {.min_samples = 15, .max_samples = 400, .max_noise = 0.005, .min_seconds = 0.02,
-          .max_seconds = 0.6, .replay_target_us = 300};
-}
-
 IntervalTimer::IntervalTimer(cudaStream_t stream, const ClockSampler* clocks) : stream_(stream), clocks_(clocks) {}
 IntervalTimer::~IntervalTimer() = default;
 
@@ -143,19 +109,14 @@ std::vector<TimingStats> IntervalTimer::interleaved(const std::vector<TimedCall>
       }
       clocks_mhz.push_back(clock->sm_mhz);
     }
-    bool settled = true;
-    bool capped = false;
+    std::vector<TimingStats> so_far;
     for (std::size_t i = 0; i < calls.size(); ++i) {
       const double us = 1000.0 * elapsed_ms(starts[i], stops[i]);
       samples[i].push_back(us / copies[i]);
       gpu_seconds[i] += us * 1e-6;
-      const TimingStats s = summarize(samples[i], copies[i]);
-      settled = settled && s.samples >= rule.min_samples && s.spread_pct <= 100.0 * rule.max_noise &&
-                gpu_seconds[i] >= rule.min_seconds;
-      capped = capped || s.samples >= rule.max_samples;
+      so_far.push_back(summarize(samples[i], copies[i]));
     }
-    const bool enough = samples[0].size() >= std::size_t(rule.min_samples);
-    if (settled || capped || (enough && wall_seconds() >= rule.max_seconds)) break;
+    if (stop_reason(rule, so_far, gpu_seconds, wall_seconds()) != StopReason::GoOn) break;
   }
   const double clock_mhz = clocks_mhz.empty() ? 0.0 : summarize(clocks_mhz, 1).median_us;
   std::vector<TimingStats> stats;

@@ -75,7 +75,7 @@ class GpuBackend final : public WorkerBackend {
       reply.baselines.push_back(
           {provider, {}, max_diff, baseline_detail(problem, provider), problem.lt_algo_config(provider)});
     }
-    const ProviderTimes times = problem.time_side_by_side(calls, request.final_rule);
+    const ProviderTimes times = problem.time_side_by_side(calls, request.timing);
     for (std::size_t i = 0; i < calls.size(); ++i) {
       reply.baselines[i].stats = times.at(calls[i].provider);
       reply.baselines[i].trace = traced(problem, calls[i].call, reply.baselines[i].stats);

@@ -60,7 +60,7 @@ Problem problem_from_json(const json& j) {
 
 json to_json(const StopRule& r) {
   return {{"min_samples", r.min_samples}, {"max_samples", r.max_samples},
-          {"max_noise", r.max_noise},     {"min_seconds", r.min_seconds},
+          {"max_error", r.max_error},     {"min_seconds", r.min_seconds},
           {"max_seconds", r.max_seconds}, {"replay_target_us", r.replay_target_us}};
 }
 
@@ -68,7 +68,7 @@ StopRule stop_rule_from_json(const json& j) {
   StopRule r;
   r.min_samples = j.value("min_samples", r.min_samples);
   r.max_samples = j.value("max_samples", r.max_samples);
-  r.max_noise = j.value("max_noise", r.max_noise);
+  r.max_error = j.value("max_error", r.max_error);
   r.min_seconds = j.value("min_seconds", r.min_seconds);
   r.max_seconds = j.value("max_seconds", r.max_seconds);
   r.replay_target_us = j.value("replay_target_us", r.replay_target_us);
@@ -135,7 +135,7 @@ json request_json(const ProblemRequest& r) { return with_op(kProblem, {{"problem
 json request_json(const BaselinesRequest& r) {
   return with_op(kBaselines, {{"max_algos", r.max_algorithms},
                               {"screen", to_json(r.screen)},
-                              {"final", to_json(r.final_rule)}});
+                              {"timing", to_json(r.timing)}});
 }
 json request_json(const TrialRequest& r) { return with_op(kTrial, to_json(r.kernel)); }
 json request_json(const FinalRequest& r) {
@@ -163,7 +163,7 @@ WorkerRequest worker_request_from_json(const json& j) {
   if (op == kProblem) return ProblemRequest{problem_from_json(j.at("problem"))};
   if (op == kBaselines)
     return BaselinesRequest{j.at("max_algos").get<int>(), stop_rule_from_json(j.at("screen")),
-                            stop_rule_from_json(j.at("final"))};
+                            stop_rule_from_json(j.at("timing"))};
   if (op == kTrial) return TrialRequest{kernel_run_from_json(j)};
   if (op == kFinal) {
     FinalRequest request;

@@ -38,11 +38,11 @@ struct ProblemRequest {
 };
 
 // "baselines": choose cuBLASLt's algorithms (up to max_algorithms screened under `screen`), then
-// time every library call side by side under `final_rule`.
+// time every library call side by side under `timing`.
 struct BaselinesRequest {
   int max_algorithms = kLtAutotuneAlgorithms;
   StopRule screen;
-  StopRule final_rule;
+  StopRule timing;
   bool operator==(const BaselinesRequest&) const = default;
 };
 

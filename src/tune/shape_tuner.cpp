@@ -39,8 +39,25 @@ void tell_if_untraced(TuneSession& s, const std::optional<CallTrace>& trace) {
   s.progress->line("  kernel tracing off, event times are not cross-checked: " + trace->absent);
 }
 
-// Makes sure the worker holds `problem` and has measured its baselines (a fresh worker after a
-// crash needs both again). Stores the baselines. Throws std::runtime_error when it cannot.
+// `record` timed as `stats` say, its trace judged against that time.
+BaselineRecord timed_as(BaselineRecord record, const TimingStats& stats) {
+  record.time_us = stats.median_us;
+  record.spread_pct = stats.spread_pct;
+  record.samples = stats.samples;
+  record.trace_flag = record.trace ? timing_flag(stats.median_us, *record.trace) : "";
+  return record;
+}
+
+void store_baselines(TuneSession& s, const std::vector<BaselineRecord>& records) {
+  s.db->transaction([&] {
+    for (const auto& record : records) s.db->upsert_baseline(record);
+  });
+}
+
+// Makes sure the worker holds `problem` and has chosen and timed its baselines (a fresh worker
+// after a crash needs both again). Stores the baselines. Throws std::runtime_error when it cannot.
+// They are timed briefly, as reference for the screening: the final round times them carefully
+// beside the finalists, and that measurement replaces this one (store_final_baselines).
 void prepare_worker(TuneSession& s, const Problem& problem) {
   if (s.worker_problem && *s.worker_problem == problem && s.worker->running()) return;
   s.worker_problem.reset();
@@ -50,32 +67,35 @@ void prepare_worker(TuneSession& s, const Problem& problem) {
     throw std::runtime_error(fmt::format("shape {}: worker could not set up the problem: {}",
                                          problem.text(), reply.error()));
   }
-  reply = ask_worker(s, BaselinesRequest{kLtAutotuneAlgorithms, screening_stop_rule(), final_stop_rule()}, 900);
+  reply = ask_worker(s, BaselinesRequest{kLtAutotuneAlgorithms, screening_stop_rule(), screening_stop_rule()}, 900);
   if (!reply.succeeded())
     throw std::runtime_error(fmt::format("shape {}: baselines failed: {}", problem.text(), reply.error()));
-  const BaselinesReply baselines = baselines_reply_from_json(reply.body);
-  s.db->transaction([&] {
-    for (const auto& b : baselines.baselines) {
-      BaselineRecord record;
-      record.device_id = s.device_id;
-      record.run_id = s.run_id;
-      record.problem = problem;
-      record.provider = b.provider;
-      record.time_us = b.stats.median_us;
-      record.spread_pct = b.stats.spread_pct;
-      record.samples = b.stats.samples;
-      record.max_diff = b.max_diff;
-      record.detail = b.detail;
-      record.lt_algo = b.lt_algo;
-      record.trace = b.trace;
-      record.trace_flag = b.trace ? timing_flag(b.stats.median_us, *b.trace) : "";
-      tell_if_untraced(s, b.trace);
-      if (!record.trace_flag.empty())
-        s.progress->line(fmt::format("  {} on {}: {}", to_string(b.provider), problem.text(), record.trace_flag));
-      s.db->upsert_baseline(record);
-    }
-  });
+  s.baselines.clear();
+  for (const auto& b : baselines_reply_from_json(reply.body).baselines) {
+    BaselineRecord record;
+    record.device_id = s.device_id;
+    record.run_id = s.run_id;
+    record.problem = problem;
+    record.provider = b.provider;
+    record.max_diff = b.max_diff;
+    record.detail = b.detail;
+    record.lt_algo = b.lt_algo;
+    record.trace = b.trace;
+    s.baselines.push_back(timed_as(std::move(record), b.stats));
+    tell_if_untraced(s, b.trace);
+    if (!s.baselines.back().trace_flag.empty())
+      s.progress->line(fmt::format("  {} on {}: {}", to_string(b.provider), problem.text(), s.baselines.back().trace_flag));
+  }
+  store_baselines(s, s.baselines);
   s.worker_problem = problem;
+}
+
+// The final round's library times, the careful measurement, replace the baselines' brief one.
+void store_final_baselines(TuneSession& s, const FinalReply& final_times) {
+  for (auto& record : s.baselines)
+    if (const auto it = final_times.times.find(record.provider); it != final_times.times.end())
+      record = timed_as(std::move(record), it->second);
+  store_baselines(s, s.baselines);
 }
 
 TrialRecord run_trial(TuneSession& s, const Problem& problem, const BuiltCandidate& b, std::int64_t kernel_id,
@@ -305,6 +325,7 @@ ShapeOutcome tune_problem(TuneSession& s, const Problem& problem,
                                   finalists.size());
     return outcome;
   }
+  store_final_baselines(s, final_times);
   std::size_t chosen = 0;
   for (std::size_t i = 1; i < finalists.size(); ++i)
     if (final_times.finalists[i].stats.median_us < final_times.finalists[chosen].stats.median_us) chosen = i;

@@ -40,6 +40,7 @@ struct TuneSession {
   std::int64_t run_id = 0;
   std::shared_ptr<Progress> progress;
   std::optional<Problem> worker_problem;  // the problem the live worker holds, with baselines
+  std::vector<BaselineRecord> baselines;  // ... and those baselines, as stored
   bool trace_absence_told = false;        // the user has been told why calls are not traced
   bool counters_absence_told = false;     // ... and why --counters measured none
 };

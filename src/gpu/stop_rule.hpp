@@ -1,0 +1,51 @@
+#pragma once
+// When a measurement has enough samples: the summary of a call's samples, the rules that say when
+// to stop sampling, and the one decision both timers (IntervalTimer's graph replays, CallTimer's
+// single calls) take after each round. Plain arithmetic, no CUDA: tested on any machine.
+#include <vector>
+
+namespace cl2 {
+
+struct TimingStats {
+  double median_us = 0, mean_us = 0, min_us = 0, max_us = 0;
+  double spread_pct = 0;  // 100 * stdev / mean of the samples
+  int samples = 0;
+  int calls_per_sample = 0;
+  int throttled_rounds = 0;  // rounds discarded because the GPU was throttled
+  double sm_clock_mhz = 0;   // median SM clock over the kept rounds; 0 where not sampled (no NVML)
+  bool operator==(const TimingStats&) const = default;
+};
+
+TimingStats summarize(std::vector<double> samples_us, int calls_per_sample);
+
+// How well the samples pin down the median: its standard error relative to the mean (normal
+// approximation, sqrt(pi/2) * stdev / sqrt(n)). Unlike the samples' spread, which a noisy call
+// keeps however long it is timed, this shrinks as samples come in, so a rule on it ends.
+double median_error(const TimingStats& stats);
+
+struct StopRule {
+  int min_samples = 10;
+  int max_samples = 400;
+  double max_error = 0.002;    // median_error every call must reach
+  double min_seconds = 0.02;   // measured time per call before the error rule may stop
+  double max_seconds = 1.5;    // wall time for the whole measurement
+  double replay_target_us = 300;
+  bool operator==(const StopRule&) const = default;
+};
+
+// The named rules: a brief one to race many candidates (tune --strategy race), a quick one to
+// screen candidates (and cuBLASLt's algorithms), a careful one for a winner against the libraries.
+StopRule race_stop_rule();
+StopRule screening_stop_rule();
+StopRule final_stop_rule();
+
+enum class StopReason { GoOn, Settled, Capped, OutOfTime };
+
+// After a round: `calls` summarizes each call's samples so far and `measured_seconds` the time
+// they add up to; `wall_seconds` is the measurement's time so far. Settled: every call has
+// min_samples, min_seconds and max_error. Capped: some call has max_samples. Out of time: wall
+// time reached max_seconds and every call has min_samples.
+StopReason stop_reason(const StopRule& rule, const std::vector<TimingStats>& calls,
+                       const std::vector<double>& measured_seconds, double wall_seconds);
+
+}  // namespace cl2

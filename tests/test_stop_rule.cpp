@@ -1,0 +1,81 @@
+// When a measurement stops (gpu/stop_rule.hpp), on synthetic samples: the rule must end on a
+// call whose samples keep their spread, which a rule on the spread itself did not.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <vector>
+
+#include "gpu/stop_rule.hpp"
+
+namespace cl2 {
+namespace {
+
+// Feeds rounds of samples (each call's next sample from its own normal distribution) to the rule
+// until it stops; `seconds_per_sample` is what each sample adds to a call's measured time.
+struct Outcome {
+  StopReason reason = StopReason::GoOn;
+  int rounds = 0;
+  std::vector<TimingStats> stats;
+};
+
+Outcome run_rounds(const StopRule& rule, const std::vector<double>& spread_pct, double seconds_per_sample,
+                   double wall_per_round = 0) {
+  std::mt19937 rng(7);
+  std::vector<std::normal_distribution<double>> draws;
+  for (const double spread : spread_pct) draws.emplace_back(100.0, spread);
+  std::vector<std::vector<double>> samples(spread_pct.size());
+  std::vector<double> seconds(spread_pct.size(), 0.0);
+  Outcome out;
+  while (out.reason == StopReason::GoOn && out.rounds < 100000) {
+    ++out.rounds;
+    out.stats.clear();
+    for (std::size_t i = 0; i < samples.size(); ++i) {
+      samples[i].push_back(draws[i](rng));
+      seconds[i] += seconds_per_sample;
+      out.stats.push_back(summarize(samples[i], 1));
+    }
+    out.reason = stop_reason(rule, out.stats, seconds, wall_per_round * out.rounds);
+  }
+  return out;
+}
+
+TEST(StopRule, MedianErrorShrinksWithSamplesAtTheSameSpread) {
+  TimingStats few{.spread_pct = 1.5, .samples = 16}, many{.spread_pct = 1.5, .samples = 64};
+  EXPECT_NEAR(median_error(few), 1.2533 * 0.015 / 4, 1e-5);
+  EXPECT_NEAR(median_error(many), median_error(few) / 2, 1e-9);
+  EXPECT_FALSE(median_error(TimingStats{.spread_pct = 0, .samples = 1}) < 1.0);  // one sample tells nothing
+}
+
+TEST(StopRule, FinalRuleSettlesOnSpreadsTheH200Shows) {
+  // 1.5% spread: (1.2533 * 1.5 / 0.2)^2 = 88 rounds for a median to 0.2%, well before the cap.
+  const Outcome out = run_rounds(final_stop_rule(), {1.5, 0.8}, 300e-6);
+  EXPECT_EQ(out.reason, StopReason::Settled);
+  EXPECT_GT(out.rounds, 60);
+  EXPECT_LT(out.rounds, 130);
+  for (const auto& s : out.stats) EXPECT_LE(median_error(s), final_stop_rule().max_error);
+}
+
+TEST(StopRule, ScreeningStopsAtItsMinimumTimeForQuietCalls) {
+  // 0.3% spread settles the error at once; 2 ms of 200 us samples takes 10 rounds.
+  const Outcome out = run_rounds(screening_stop_rule(), {0.3, 0.3}, 200e-6);
+  EXPECT_EQ(out.reason, StopReason::Settled);
+  EXPECT_EQ(out.rounds, 10);
+}
+
+TEST(StopRule, TheNoisiestCallDecidesAndTheCapEndsIt) {
+  // One call at 10% spread would need ~1570 rounds; the screening cap of 60 ends it.
+  const Outcome out = run_rounds(screening_stop_rule(), {0.3, 10.0}, 200e-6);
+  EXPECT_EQ(out.reason, StopReason::Capped);
+  EXPECT_EQ(out.rounds, screening_stop_rule().max_samples);
+}
+
+TEST(StopRule, WallTimeEndsAMeasurementOnlyAfterTheMinimumSamples) {
+  StopRule rule = final_stop_rule();
+  // Each round takes longer than the whole budget: still min_samples rounds.
+  const Outcome out = run_rounds(rule, {5.0}, 300e-6, rule.max_seconds * 2);
+  EXPECT_EQ(out.reason, StopReason::OutOfTime);
+  EXPECT_EQ(out.rounds, rule.min_samples);
+}
+
+}  // namespace
+}  // namespace cl2
