@@ -296,3 +296,20 @@ TEST(TuneFakeGpu, SeedsComeFromShapesTunedEarlierInTheSameRun) {
           << row.winner.problem.text();
   }
 }
+
+TEST(TuneFakeGpu, TheRunEndsSayingWhereItsTimeWent) {
+  ScratchDir dir;
+  // Each fake trial takes 30 ms: screening's 6 candidates must show at least that each.
+  const auto r = run_tool(tune_args(dir, "[[64, 64, 64]]", "naive_many"), dir, "CL2_FAKE_TRIAL_DELAY_MS=30");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto at = r.err.find("time by stage: compiling ");
+  ASSERT_NE(at, std::string::npos) << r.err;
+  const std::string line = r.err.substr(at, r.err.find('\n', at) - at);
+  const auto screening = line.find("screening ");
+  ASSERT_NE(screening, std::string::npos) << line;
+  const auto candidates = line.find(", 6 candidates at ", screening);
+  ASSERT_NE(candidates, std::string::npos) << line;
+  EXPECT_GE(std::stoi(line.substr(candidates + std::string(", 6 candidates at ").size())), 30) << line;
+  for (const char* stage : {"shape setup", "libraries", "final rounds", "the rest"})
+    EXPECT_NE(line.find(stage), std::string::npos) << stage << " in " << line;
+}

@@ -233,7 +233,10 @@ void screen_race_leaders(TuneSession& s, const Problem& problem, const std::vect
 }  // namespace
 
 WorkerReply ask_worker(TuneSession& s, const WorkerRequest& request, double timeout_seconds) {
-  return s.worker->request(request, timeout_seconds);
+  const auto start = Clock::now();
+  WorkerReply reply = s.worker->request(request, timeout_seconds);
+  if (s.stages) s.stages->add(stage_of(request), std::chrono::duration<double>(Clock::now() - start).count());
+  return reply;
 }
 
 ShapeOutcome tune_problem(TuneSession& s, const Problem& problem,

@@ -10,6 +10,7 @@
 #include "search/family_spec.hpp"
 #include "tune/candidate_build.hpp"
 #include "tune/progress.hpp"
+#include "tune/stage_times.hpp"
 #include "tune/stored_calibration.hpp"
 #include "tune/tune_options.hpp"
 
@@ -39,6 +40,7 @@ struct TuneSession {
   std::int64_t device_id = 0;
   std::int64_t run_id = 0;
   std::shared_ptr<Progress> progress;
+  std::shared_ptr<StageTimes> stages;     // the run's, shared by its sessions
   std::optional<Problem> worker_problem;  // the problem the live worker holds, with baselines
   std::vector<BaselineRecord> baselines;  // ... and those baselines, as stored
   bool trace_absence_told = false;        // the user has been told why calls are not traced
@@ -50,7 +52,8 @@ struct TuneSession {
 ShapeOutcome tune_problem(TuneSession& session, const Problem& problem,
                           const std::vector<BuiltCandidate>& candidates, double shape_budget_seconds);
 
-// Sends `request` to the worker; on a lost worker, records nothing and returns the reply as is.
+// Sends `request` to the worker and counts its time to the request's stage; on a lost worker,
+// records nothing else and returns the reply as is.
 WorkerReply ask_worker(TuneSession& session, const WorkerRequest& request, double timeout_seconds);
 
 }  // namespace cl2

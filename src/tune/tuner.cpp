@@ -177,11 +177,13 @@ int run_compile_only(const TuneOptions& options) {
 namespace {
 
 // A worker on `device`, introduced: its DeviceInfo and the limits the search plans with.
-std::unique_ptr<TuneSession> start_session(const TuneOptions& options, int device) {
+std::unique_ptr<TuneSession> start_session(const TuneOptions& options, int device,
+                                           const std::shared_ptr<StageTimes>& stages) {
   if (!options.fake_gpu) {
     if (const std::string reason = gpu_unavailable_reason(device); !reason.empty()) throw UserError(reason);
   }
   auto s = std::unique_ptr<TuneSession>(new TuneSession{options});
+  s->stages = stages;
   s->compiler = std::make_unique<KernelCompiler>(options.cache_dir);
   s->worker = std::make_unique<WorkerClient>(WorkerOptions{device, options.cache_dir, options.fake_gpu, options.trace_kernels});
   const WorkerReply hello = ask_worker(*s, HelloRequest{}, 120);
@@ -203,7 +205,7 @@ struct SharedRun {
   std::vector<double> vs_lt, vs_cublas;
   int missing = 0;
   std::exception_ptr failure;
-  std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+  std::chrono::steady_clock::time_point start;  // of the whole run, workers' start and compiling included
 };
 
 // Takes shapes from `run` until none is left (or another device failed) and tunes them on `s`.
@@ -297,8 +299,10 @@ std::size_t compile_batch(const TuneOptions& options, TuneSession& s, const std:
                           std::size_t begin, std::size_t end, std::vector<std::vector<BuiltCandidate>>& built) {
   const std::vector<Problem> batch(problems.begin() + std::ptrdiff_t(begin), problems.begin() + std::ptrdiff_t(end));
   BuildCounts counts;
+  const auto start = std::chrono::steady_clock::now();
   auto compiled = compile_stage(options, batch, s.calibrated.families, s.limits, *s.compiler, counts,
                                 seeds_from_db(*s.db, s.device, batch, options.search().seeds));
+  s.stages->add(RunStage::Compiling, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   std::size_t planned = 0;
   for (std::size_t i = 0; i < batch.size(); ++i) {
     planned += compiled[i].size() + std::min(compiled[i].size(), options.search().screened);
@@ -311,6 +315,7 @@ std::size_t compile_batch(const TuneOptions& options, TuneSession& s, const std:
 
 int run_tune(const TuneOptions& options) {
   if (options.compile_only) return run_compile_only(options);
+  const auto run_start = std::chrono::steady_clock::now();
   const auto extra = load_extra_families(options);
   std::vector<FamilySpec> pinned;
   const auto families = tuned_families(options, extra, pinned);
@@ -319,7 +324,8 @@ int run_tune(const TuneOptions& options) {
   const std::vector<std::size_t> ends = batch_ends(listed.size(), options.search().seeds);
   const std::vector<Problem> problems = seeding_order(listed, ends.size());
   std::vector<std::unique_ptr<TuneSession>> sessions;
-  for (const int device : options.devices) sessions.push_back(start_session(options, device));
+  const auto stages = std::make_shared<StageTimes>();
+  for (const int device : options.devices) sessions.push_back(start_session(options, device, stages));
   // Every input is checked before the database is touched: a bad shape leaves it as it was.
   for (const auto& s : sessions) check_memory(problems, s->device);
   // Planned and compiled for each GPU in turn (identical GPUs find the kernels in the cache), the
@@ -369,6 +375,7 @@ int run_tune(const TuneOptions& options) {
   progress->line(fmt::format("tuning {} shapes on {}; database {}", problems.size(), fmt::join(names, ", "),
                              options.db_path));
   SharedRun run{problems};
+  run.start = run_start;
   for (std::size_t b = 0; b < ends.size() && !run.failure; ++b) {
     if (b > 0) {
       try {
@@ -401,6 +408,7 @@ int run_tune(const TuneOptions& options) {
       "cuBLASLt-autotune, {:.3f}x vs cuBLAS-max (worker restarts: {})",
       format_duration(total), problems.size() - std::size_t(run.missing), problems.size(), lt.geomean,
       cublas.geomean, restarts));
+  progress->line(stages->summary(total, sessions.size()));
   return run.missing == 0 ? 0 : 1;
 }
 

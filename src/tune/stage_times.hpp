@@ -1,0 +1,34 @@
+#pragma once
+// Where a tuning run's time went, by stage: compiling, setting up each shape on the GPU, timing
+// the libraries, racing and screening candidates, the final rounds. A run that must get shorter
+// (grid-1000 in 15 minutes) is shortened where this says the time goes. Safe to share between the
+// threads of a run on several GPUs; their worker times add up.
+#include <array>
+#include <cstddef>
+#include <mutex>
+#include <string>
+
+#include "runner/protocol.hpp"
+
+namespace cl2 {
+
+enum class RunStage { Compiling, Setup, Libraries, Racing, Screening, Final, kCount };
+
+// The stage a worker request belongs to (a race round is a trial under the race rule).
+RunStage stage_of(const WorkerRequest& request);
+
+class StageTimes {
+ public:
+  void add(RunStage stage, double seconds);
+  // One line: each stage's seconds and share of `wall_seconds`, requests counted where they are
+  // per candidate, and what none of the stages holds (database, planning, the tuner's own work).
+  // `workers`: GPUs whose worker times were added (their sum may exceed the wall time).
+  std::string summary(double wall_seconds, std::size_t workers) const;
+
+ private:
+  mutable std::mutex mutex_;
+  std::array<double, std::size_t(RunStage::kCount)> seconds_{};
+  std::array<std::size_t, std::size_t(RunStage::kCount)> count_{};
+};
+
+}  // namespace cl2
