@@ -13,7 +13,7 @@
 #include "gpu/device_query.hpp"
 #include "report/speedup_stats.hpp"
 #include "runner/protocol.hpp"
-#include "search/seeds.hpp"
+#include "tune/batches.hpp"
 #include "tune/clean_plan.hpp"
 #include "tune/stored_calibration.hpp"
 #include "tune/tune_session.hpp"
@@ -81,65 +81,6 @@ void check_memory(const std::vector<Problem>& problems, const DeviceInfo& device
   }
 }
 
-// Plans every shape and compiles its candidates, handing the slots of variants that do not compile
-// clean to the next ones (tune/clean_plan.hpp), with progress on stderr.
-std::vector<std::vector<BuiltCandidate>> compile_stage(const TuneOptions& options,
-                                                       const std::vector<Problem>& problems,
-                                                       const std::vector<const FamilySpec*>& families,
-                                                       const DeviceLimits& limits, const KernelCompiler& compiler,
-                                                       BuildCounts& counts,
-                                                       const std::vector<std::vector<KernelConfig>>& seeds = {}) {
-  const SearchPlan search = options.search();
-  Progress progress(0);
-  // Said once planning is done: a shape that no variant fits stops the run during planning, with
-  // its one-line error and nothing before it.
-  bool said = false;
-  const auto say_compiling = [&] {
-    if (!std::exchange(said, true))
-      progress.line(fmt::format("planned {} shapes; compiling for {} (cache {})", problems.size(), limits.nvrtc_arch(),
-                                options.cache_dir));
-  };
-  CleanPlanStats stats;
-  auto built = plan_clean(
-      problems, families, limits, search.planned, compiler, stats, seeds,
-      [&](std::size_t done, std::size_t total) {
-        say_compiling();
-        progress.status(fmt::format("  compiled {}/{}", done, total));
-      },
-      search.order);
-  say_compiling();
-  counts = stats.first_round;
-  std::size_t planned = 0;
-  for (const auto& plan : built) planned += plan.size();
-  progress.line(fmt::format("compiled {} unique kernels for {}: {} from cache, {} failed, {} rejected "
-                            "(spills or ptxas warnings)",
-                            counts.unique, limits.nvrtc_arch(), counts.from_cache, counts.failed, counts.rejected));
-  if (stats.refilled > 0 || counts.failed + counts.rejected > 0)
-    progress.line(fmt::format("{} slots of rejected variants went to the next candidates ({} more kernels); "
-                              "{} candidates in all",
-                              stats.refilled, stats.extra_compiles, planned));
-  return built;
-}
-
-// The same GPU model, whatever the software versions: a winner found under an older driver is
-// still a good first guess.
-bool same_gpu(const DeviceInfo& x, const DeviceInfo& y) {
-  return x.name == y.name && x.cc_major == y.cc_major && x.cc_minor == y.cc_minor && x.num_sms == y.num_sms;
-}
-
-// Per problem, the seeds: the winners of the nearest shapes that `db` holds for `device` (none
-// when the database has not seen this GPU).
-std::vector<std::vector<KernelConfig>> seeds_from_db(const TuningDb& db, const DeviceInfo& device,
-                                                     const std::vector<Problem>& problems, std::size_t count) {
-  if (count == 0) return {};
-  std::vector<std::pair<Problem, KernelConfig>> tuned;
-  for (const auto& row : db.winner_rows())
-    if (same_gpu(row.device, device)) tuned.emplace_back(row.winner.problem, KernelConfig::from_json(row.kernel.config_json));
-  std::vector<std::vector<KernelConfig>> seeds;
-  for (const auto& problem : problems) seeds.push_back(nearest_winners(tuned, problem, count));
-  return seeds;
-}
-
 }  // namespace
 
 int run_compile_only(const TuneOptions& options) {
@@ -158,7 +99,8 @@ int run_compile_only(const TuneOptions& options) {
   }
   KernelCompiler compiler(options.cache_dir);
   BuildCounts counts;
-  const auto built = compile_stage(options, problems, families, limits, compiler, counts);
+  Progress progress(0);
+  const auto built = compile_stage(options, problems, families, limits, compiler, counts, {}, progress, "", true);
   if (options.verbose)
     for (std::size_t i = 0; i < problems.size(); ++i) {
       std::fprintf(stderr, "%s: %zu candidates\n", problems[i].text().c_str(), built[i].size());
@@ -268,49 +210,6 @@ void tune_batch(const std::vector<std::unique_ptr<TuneSession>>& sessions,
   for (auto& thread : threads) thread.join();
 }
 
-// Where the batches that are planned and compiled one after the other end. Seeds come from winners
-// already in the database, so with seeds a run plans a first batch, tunes it, and plans each next
-// batch with the winners of those before (an empty database would seed nothing otherwise); the
-// first batch is an even sample of the shapes (see seeding_order). Without seeds, one batch.
-std::vector<std::size_t> batch_ends(std::size_t shapes, std::size_t seeds) {
-  constexpr std::size_t kBatches = 8;
-  if (seeds == 0 || shapes < 2 * kBatches) return {shapes};
-  std::vector<std::size_t> ends;
-  const std::size_t size = (shapes + kBatches - 1) / kBatches;
-  for (std::size_t end = size; end < shapes; end += size) ends.push_back(end);
-  ends.push_back(shapes);
-  return ends;
-}
-
-// The shapes in the order batches take them: with several batches, every kBatches-th shape first
-// (a first batch spread over the file, whose winners seed the rest), then the others in file order.
-std::vector<Problem> seeding_order(const std::vector<Problem>& problems, std::size_t batches) {
-  if (batches == 1) return problems;
-  std::vector<Problem> ordered;
-  for (std::size_t i = 0; i < problems.size(); i += batches) ordered.push_back(problems[i]);
-  for (std::size_t i = 0; i < problems.size(); ++i)
-    if (i % batches != 0) ordered.push_back(problems[i]);
-  return ordered;
-}
-
-// Plans and compiles problems [begin, end) for session `s` into its slots of `built`, seeded by
-// the winners its database holds; the candidates planned.
-std::size_t compile_batch(const TuneOptions& options, TuneSession& s, const std::vector<Problem>& problems,
-                          std::size_t begin, std::size_t end, std::vector<std::vector<BuiltCandidate>>& built) {
-  const std::vector<Problem> batch(problems.begin() + std::ptrdiff_t(begin), problems.begin() + std::ptrdiff_t(end));
-  BuildCounts counts;
-  const auto start = std::chrono::steady_clock::now();
-  auto compiled = compile_stage(options, batch, s.calibrated.families, s.limits, *s.compiler, counts,
-                                seeds_from_db(*s.db, s.device, batch, options.search().seeds));
-  s.stages->add(RunStage::Compiling, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-  std::size_t planned = 0;
-  for (std::size_t i = 0; i < batch.size(); ++i) {
-    planned += compiled[i].size() + std::min(compiled[i].size(), options.search().screened);
-    built[begin + i] = std::move(compiled[i]);
-  }
-  return planned;
-}
-
 }  // namespace
 
 int run_tune(const TuneOptions& options) {
@@ -321,36 +220,34 @@ int run_tune(const TuneOptions& options) {
   const auto families = tuned_families(options, extra, pinned);
   const auto listed = shapes_to_tune(options, families);
   if (listed.empty()) return 0;
-  const std::vector<std::size_t> ends = batch_ends(listed.size(), options.search().seeds);
-  const std::vector<Problem> problems = seeding_order(listed, ends.size());
+  const BatchPlan plan = plan_batches(listed, options.search().seeds);
+  const std::vector<Problem>& problems = plan.problems;
+  const std::size_t batches = plan.ends.size();
   std::vector<std::unique_ptr<TuneSession>> sessions;
   const auto stages = std::make_shared<StageTimes>();
   for (const int device : options.devices) sessions.push_back(start_session(options, device, stages));
   // Every input is checked before the database is touched: a bad shape leaves it as it was.
   for (const auto& s : sessions) check_memory(problems, s->device);
-  // Planned and compiled for each GPU in turn (identical GPUs find the kernels in the cache), the
-  // first batch now, the others as the run reaches them.
   std::vector<std::vector<std::vector<BuiltCandidate>>> built(sessions.size(),
                                                               std::vector<std::vector<BuiltCandidate>>(problems.size()));
+  Progress first_progress(0);  // the run's own starts with the first batch's count
   std::size_t units = 0;
   // A plan that fails (e.g. too many variants without a cap) leaves no database it created.
   const bool db_existed = std::filesystem::exists(options.db_path);
   try {
-    for (std::size_t d = 0; d < sessions.size(); ++d) {
-      auto& s = sessions[d];
+    for (auto& s : sessions) {
       s->db = TuningDb::open(options.db_path, DbMode::ReadWrite);
       s->calibrated = with_stored_calibrations(*s->db, s->device.name, families);
       for (const auto& note : s->calibrated.notes) std::fprintf(stderr, "%s\n", note.c_str());
       // The shapes of later batches must plan too: a shape no variant fits stops the run here (the
-      // first batch is planned by compile_batch just below).
-      if (ends.size() > 1) {
-        const std::vector<Problem> later(problems.begin() + std::ptrdiff_t(ends.front()), problems.end());
+      // first batch is planned just below).
+      if (batches > 1) {
+        const std::vector<Problem> later(problems.begin() + std::ptrdiff_t(plan.ends.front()), problems.end());
         check_plannable(later, s->calibrated.families, s->limits);
       }
-      const std::size_t planned = compile_batch(options, *s, problems, 0, ends.front(), built[d]);
-      if (d == 0) units = planned;
-      s->device_id = s->db->upsert_device(s->device);
     }
+    units = compile_waited(options, sessions, plan, 0, built, first_progress);
+    for (auto& s : sessions) s->device_id = s->db->upsert_device(s->device);
   } catch (const UserError&) {
     if (!db_existed) {
       for (auto& s : sessions) s->db.reset();
@@ -362,8 +259,8 @@ int run_tune(const TuneOptions& options) {
   }
   const std::int64_t run_id = sessions.front()->db->begin_run(options.command_line, options.shapes_path);
   // Later batches are estimated at the first's candidates per shape until they are planned.
-  const std::size_t per_shape = (units + ends.front() - 1) / ends.front();
-  auto progress = std::make_shared<Progress>(units + per_shape * (problems.size() - ends.front()));
+  const std::size_t per_shape = (units + plan.ends.front() - 1) / plan.ends.front();
+  auto progress = std::make_shared<Progress>(units + per_shape * (problems.size() - plan.ends.front()));
   if (options.budget_seconds > 0) progress->set_budget(options.budget_seconds);
   std::vector<std::string> names;
   for (std::size_t d = 0; d < sessions.size(); ++d) {
@@ -376,22 +273,33 @@ int run_tune(const TuneOptions& options) {
                              options.db_path));
   SharedRun run{problems};
   run.start = run_start;
-  for (std::size_t b = 0; b < ends.size() && !run.failure; ++b) {
-    if (b > 0) {
-      try {
-        for (std::size_t d = 0; d < sessions.size(); ++d) {
-          const std::size_t planned = compile_batch(options, *sessions[d], problems, ends[b - 1], ends[b], built[d]);
-          if (d == 0) progress->add_units(std::ptrdiff_t(planned) - std::ptrdiff_t(per_shape * (ends[b] - ends[b - 1])));
-        }
-      } catch (...) {
-        run.failure = std::current_exception();
-        break;
-      }
+  const auto estimated_units = [&](std::size_t b) { return per_shape * (plan.ends[b] - plan.begin(b)); };
+  BackgroundBatch next;
+  for (std::size_t b = 0; b < batches && !run.failure; ++b) {
+    try {
+      // Batch b was compiled beside batch b-1's tuning, or (batch 1 of a seeded run, which waits
+      // for batch 0's winners) is compiled now.
+      std::size_t planned = 0;
+      if (next.running()) planned = next.wait(*stages);
+      else if (b > 0) planned = compile_waited(options, sessions, plan, b, built, *progress);
+      if (b > 0) progress->add_units(std::ptrdiff_t(planned) - std::ptrdiff_t(estimated_units(b)));
+      if (b + 1 < batches && !(plan.seeded && b == 0))
+        next.start(options, sessions, plan, b + 1, b, built, *progress);
+    } catch (...) {
+      run.failure = std::current_exception();
+      break;
     }
     // Each thread's last look past the batch's end took an index: the next batch starts afresh.
-    run.next = b == 0 ? 0 : ends[b - 1];
-    run.end = ends[b];
+    run.next = plan.begin(b);
+    run.end = plan.ends[b];
     tune_batch(sessions, built, run, options.devices);
+  }
+  // A run that failed leaves no compile behind it (its exception, if any, is the lesser news).
+  if (next.running()) {
+    try {
+      next.wait(*stages);
+    } catch (...) {
+    }
   }
   auto& db = *sessions.front()->db;
   if (run.failure) {
