@@ -55,11 +55,16 @@ TEST(CliErrors, BadShapesLeaveNoDatabaseBehind) {
       {"[[64, 64, 64]]", "--finalists 0", "--finalists: Value 0 not in range 1 to 64"},
       {"[[64, 64, 64]]", "--max-candidates many", "--max-candidates"},
       {"[[1024, 4096, 1024]]", "--strategy exhaustive", "variants planned with no cap on candidates"},
-      // With seeds, shapes after the first batch are planned later, but checked before anything is written.
+      // Shapes after the first batch (an eighth of 16 or more) are planned later, but checked before
+      // anything is written; with seeds the first batch is every eighth shape, else the first two.
       {"[[64, 64, 64], [64, 64, 7], [64, 64, 128], [64, 64, 192], [64, 64, 256], [64, 64, 320], [64, 64, 384], "
        "[64, 64, 448], [64, 64, 512], [64, 64, 576], [64, 64, 640], [64, 64, 704], [64, 64, 768], [64, 64, 832], "
        "[64, 64, 896], [64, 64, 960]]",
        "--family sm90 --seeds 1", "shape 64x64x7 tn f32: no kernel variant"},
+      {"[[64, 64, 64], [64, 64, 128], [64, 64, 192], [64, 64, 256], [64, 64, 320], [64, 64, 384], [64, 64, 448], "
+       "[64, 64, 512], [64, 64, 576], [64, 64, 640], [64, 64, 704], [64, 64, 768], [64, 64, 832], [64, 64, 896], "
+       "[64, 64, 7], [64, 64, 960]]",
+       "--family sm90", "shape 64x64x7 tn f32: no kernel variant"},
       {"[[64, 64, 64]]", "--strategy fastest", "--strategy fastest: expected model, race, seeded, random or exhaustive"},
       {"[[64, 64, 64]]", "--no-such-option", "--no-such-option"},
   };

@@ -187,8 +187,10 @@ struct Enumerator {
   ExprVariables vars;
   std::vector<std::int64_t> chosen;  // the value of each axis on the current path
   std::vector<Candidate> out;
+  bool first_only = false;  // stop at the first valid config
 
   void visit(std::size_t depth) {
+    if (first_only && !out.empty()) return;
     if (depth == plan.axes.size()) {
       for (const SlottedDefine& define : plan.leaf_defines) vars.at_slot(define.slot) = define.expr->eval(vars);
       KernelConfig config{family.name, {}};
@@ -238,6 +240,16 @@ std::vector<Candidate> enumerate_family(const FamilySpec& family, const Problem&
   out.reserve(keys.size());
   for (const auto& key : keys) out.push_back(std::move(e.out[key.second]));
   return out;
+}
+
+bool family_applies(const FamilySpec& family, const Problem& problem, const DeviceLimits& device) {
+  if (!family.supports_cc(device.cc)) return false;
+  const EnumerationPlan plan = make_plan(family);
+  Enumerator e{family, plan, nullptr, {}, std::vector<std::int64_t>(plan.axes.size()), {}, true};
+  add_problem_variables(e.vars, problem);
+  device.add_to(e.vars);
+  e.visit(0);
+  return !e.out.empty();
 }
 
 std::vector<Candidate> plan_candidates(const std::vector<const FamilySpec*>& families,

@@ -76,4 +76,8 @@ std::vector<Candidate> plan_candidates(const std::vector<const FamilySpec*>& fam
                                        const std::vector<KernelConfig>& seeds = {},
                                        PlanOrder order = PlanOrder::Model);
 
+// Whether some variant of `family` is valid for `problem` on `device`: the enumeration stops at
+// the first, so a shape that has one costs a small part of planning it.
+bool family_applies(const FamilySpec& family, const Problem& problem, const DeviceLimits& device);
+
 }  // namespace cl2

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <numeric>
 #include <set>
 
@@ -49,10 +50,11 @@ std::vector<std::vector<Candidate>> plan_some(const std::vector<Problem>& proble
 
 void check_plannable(const std::vector<Problem>& problems, const std::vector<const FamilySpec*>& families,
                      const DeviceLimits& limits) {
-  std::vector<std::size_t> all(problems.size());
-  std::iota(all.begin(), all.end(), std::size_t(0));
-  plan_some(problems, all, families, limits, 1, std::vector<std::set<std::string>>(problems.size()), {},
-            PlanOrder::Model, true);
+  parallel_for(problems.size(), 0, [&](std::size_t i) {
+    const auto applies = [&](const FamilySpec* family) { return family_applies(*family, problems[i], limits); };
+    // Planned in full only where nothing applies, for the error that says which rule excluded it.
+    if (std::none_of(families.begin(), families.end(), applies)) plan_candidates(families, problems[i], limits, 1);
+  });
 }
 
 std::vector<std::vector<BuiltCandidate>> plan_clean(const std::vector<Problem>& problems,

@@ -16,8 +16,8 @@ struct CleanPlanStats {
   std::size_t extra_compiles = 0;  // unique kernels compiled (or read from the cache) for them
 };
 
-// Plans every problem without compiling anything; throws the UserError of a shape that no variant
-// of the families fits (what plan_clean would throw), for checking shapes planned later.
+// Throws the UserError of a shape that no variant of the families fits (what plan_clean would
+// throw), compiling nothing and planning in full only such a shape: for shapes planned later.
 void check_plannable(const std::vector<Problem>& problems, const std::vector<const FamilySpec*>& families,
                      const DeviceLimits& limits);
 
