@@ -26,8 +26,6 @@ if [ -n "${SEED_DB:-}" ] && [ ! -f "$SEED_DB" ]; then
   exit 2
 fi
 source scripts/carry-env.sh
-T=${TOOL:-.carry/bin/cuda-l2-tune}
-[ -x "$T" ] || T=build/cuda-l2-tune
 SHAPES=${SHAPES:-configs/shapes/grid-125.json}
 # Families without split-K: sm90 and sm80 with SPLIT_K (and sm90's STREAM_K, SPLIT_DSMEM) fixed off.
 nosplit_spaces() {
@@ -64,7 +62,7 @@ for row in ${ROWS//,/ }; do
   esac
   # shellcheck disable=SC2086
   "$T" tune --shapes "$SHAPES" --db "$OUT/$row.sqlite" "${args[@]}" ${TUNE_EXTRA:-} > "$OUT/$row.log" 2>&1
-  echo "$row: $(tail -1 "$OUT/$row.log")"
+  echo "$row: $(tail -2 "$OUT/$row.log")"
   tables+=("$row=$OUT/$row.sqlite")
 done
 {

@@ -13,17 +13,15 @@
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 source scripts/carry-env.sh
-T=${TOOL:-.carry/bin/cuda-l2-tune}
-[ -x "$T" ] || T=build/cuda-l2-tune
 SHAPES=${SHAPES:-configs/shapes/grid-125-sample30.json}
 REF_ARGS=${REF_ARGS:---strategy race --max-candidates 128}
 STRATEGY_ARGS=${STRATEGY_ARGS:-}
 # shellcheck disable=SC2086
 "$T" tune --shapes "$SHAPES" --db "$OUT/reference.sqlite" $REF_ARGS > "$OUT/reference.log" 2>&1
-echo "reference ($REF_ARGS): $(tail -1 "$OUT/reference.log")"
+echo "reference ($REF_ARGS): $(tail -2 "$OUT/reference.log")"
 # shellcheck disable=SC2086
 "$T" tune --shapes "$SHAPES" --db "$OUT/strategy.sqlite" $STRATEGY_ARGS > "$OUT/strategy.log" 2>&1
-echo "strategy (${STRATEGY_ARGS:-defaults}): $(tail -1 "$OUT/strategy.log")"
+echo "strategy (${STRATEGY_ARGS:-defaults}): $(tail -2 "$OUT/strategy.log")"
 {
   echo "# Strategy check: ${STRATEGY_ARGS:-the default options} against a reference of $REF_ARGS"
   echo "($SHAPES, $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1), commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown))"

@@ -15,8 +15,8 @@ tail -3 "$OUT/gpu-tests.log"
 for fam in xwide xsq; do
   $T tune --shapes $D/$fam.shapes.json --family $fam --space-file $D/$fam.space.json --l2 rotate \
     --max-candidates 0 --db "$OUT/$fam.sqlite" > "$OUT/$fam.log" 2>&1
-  tail -1 "$OUT/$fam.log"
+  tail -2 "$OUT/$fam.log"
 done
 $T tune --shapes $D/shapes.json --l2 rotate --db "$OUT/plan.sqlite" > "$OUT/plan.log" 2>&1
-tail -1 "$OUT/plan.log"
+tail -2 "$OUT/plan.log"
 cd "$OUT" && tar czf explore.tgz --exclude=explore.tgz ./*
