@@ -44,8 +44,12 @@ TEST(L2PolicyGpu, RotateCyclesWholeTurnsOfCopiesFlushTimesCallsAloneWarmNeither)
     const ProviderTimes times = measurement.time_side_by_side(calls, screening_stop_rule());
     for (const auto& [provider, stats] : times) {
       EXPECT_GT(stats.samples, 0) << problem.text();
-      if (policy == L2Policy::Flush) EXPECT_EQ(stats.calls_per_sample, 1) << problem.text();
-      if (policy == L2Policy::Rotate) EXPECT_EQ(stats.calls_per_sample % int(copies), 0) << problem.text();
+      if (policy == L2Policy::Flush) {
+        EXPECT_EQ(stats.calls_per_sample, 1) << problem.text();
+      }
+      if (policy == L2Policy::Rotate) {
+        EXPECT_EQ(stats.calls_per_sample % int(copies), 0) << problem.text();
+      }
     }
   }
 }

@@ -122,7 +122,8 @@ CommandRunner add_calibrate_command(CLI::App& app) {
       if (samples.empty()) continue;
       const auto fitted = fit_log_factors(samples, family.calibration.size(), o->ridge);
       text += render_calibration(family, device, samples, fitted, o->ridge) + "\n";
-      CalibrationRecord fit{device.name, family.name, {}, std::exp(fit_log_scale(samples, fitted)), int(samples.size())};
+      CalibrationRecord fit{device.name, family.name, {}, std::exp(fit_log_scale(samples, fitted)), int(samples.size()),
+                            {}};
       for (std::size_t f = 0; f < fitted.size(); ++f) fit.factors.emplace_back(family.calibration[f].text, std::exp(fitted[f]));
       fits.push_back(std::move(fit));
     }

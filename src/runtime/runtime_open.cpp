@@ -75,7 +75,7 @@ TableChoice table_for_device(std::vector<DispatchTable> tables, const DeviceInfo
                                    "CL2_OPEN_LIBRARY_FALLBACK to use cuBLASLt",
                                    what, tuned_on, device.name, device.cc()));
   }
-  return {{device, {}},
+  return {{device, {}, {}},
           true,
           fmt::format("{}: no kernels tuned on this {} (sm_{}); every GEMM goes to cuBLASLt", what, device.name,
                       device.cc())};

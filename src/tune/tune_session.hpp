@@ -30,6 +30,8 @@ struct ShapeOutcome {
 // One GPU's share of a run: with --devices, one session per GPU, each with its own worker and
 // database connection, all writing the run's one database and reporting to one progress.
 struct TuneSession {
+  explicit TuneSession(const TuneOptions& run_options) : options(run_options) {}
+
   const TuneOptions& options;
   std::unique_ptr<TuningDb> db;
   std::unique_ptr<WorkerClient> worker;

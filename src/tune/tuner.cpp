@@ -124,7 +124,7 @@ std::unique_ptr<TuneSession> start_session(const TuneOptions& options, int devic
   if (!options.fake_gpu) {
     if (const std::string reason = gpu_unavailable_reason(device); !reason.empty()) throw UserError(reason);
   }
-  auto s = std::unique_ptr<TuneSession>(new TuneSession{options});
+  auto s = std::make_unique<TuneSession>(options);
   s->stages = stages;
   s->compiler = std::make_unique<KernelCompiler>(options.cache_dir);
   s->worker = std::make_unique<WorkerClient>(WorkerOptions{device, options.cache_dir, options.fake_gpu, options.trace_kernels});
@@ -140,6 +140,9 @@ std::unique_ptr<TuneSession> start_session(const TuneOptions& options, int devic
 
 // What the tuning threads share: the next shape to take, the outcomes, the first failure.
 struct SharedRun {
+  SharedRun(const std::vector<Problem>& run_problems, std::chrono::steady_clock::time_point run_start)
+      : problems(run_problems), start(run_start) {}
+
   const std::vector<Problem>& problems;
   std::atomic<std::size_t> next{0};
   std::size_t end = 0;  // shapes from `next` up to here are planned and compiled (the current batch)
@@ -271,8 +274,7 @@ int run_tune(const TuneOptions& options) {
   }
   progress->line(fmt::format("tuning {} shapes on {}; database {}", problems.size(), fmt::join(names, ", "),
                              options.db_path));
-  SharedRun run{problems};
-  run.start = run_start;
+  SharedRun run(problems, run_start);
   const auto estimated_units = [&](std::size_t b) { return per_shape * (plan.ends[b] - plan.begin(b)); };
   BackgroundBatch next;
   for (std::size_t b = 0; b < batches && !run.failure; ++b) {
