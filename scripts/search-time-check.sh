@@ -8,7 +8,8 @@
 # Prepared on the CPU machine:
 #   OLD_COMMIT=9cb86db scripts/carry-build.sh "--shapes configs/shapes/grid-1000-sample100.json"
 # then: OUT=/some/folder [OLD_TOOL=.carry/old/cuda-l2-tune] scripts/search-time-check.sh
-# Writes $OUT/{old,new}.sqlite and .log, and $OUT/search-time.md.
+# The new run logs every measurement (CL2_TIMING_LOG, summarized by scripts/timing_log_summary.py).
+# Writes $OUT/{old,new}.sqlite and .log, $OUT/timing-new.jsonl and $OUT/search-time.md.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 source scripts/carry-env.sh
@@ -35,9 +36,14 @@ tune_timed() {
     old_seconds=$(tune_timed old "$OLD_TOOL")
     echo "- old ($OLD_TOOL): $old_seconds s. $(grep '^done in' "$OUT/old.log")"
   fi
-  new_seconds=$(tune_timed new "$T")
+  rm -f "$OUT/timing-new.jsonl"
+  new_seconds=$(CL2_TIMING_LOG="$OUT/timing-new.jsonl" tune_timed new "$T")
   echo "- new ($T): $new_seconds s. $(grep '^done in' "$OUT/new.log")"
   echo "  $(grep '^time by stage' "$OUT/new.log")"
+  echo
+  echo "## The new run's measurements by stopping rule"
+  echo
+  python3 scripts/timing_log_summary.py "$OUT/timing-new.jsonl"
   if [ -n "$OLD_TOOL" ]; then
     echo
     echo "## Winners, new against old"

@@ -11,6 +11,7 @@
 #include "gpu/cuda_check.hpp"
 #include "gpu/cuda_event.hpp"
 #include "gpu/nvml_clocks.hpp"
+#include "gpu/timing_log.hpp"
 
 namespace cl2 {
 
@@ -79,6 +80,7 @@ std::vector<TimingStats> IntervalTimer::interleaved(const std::vector<TimedCall>
     for (auto& graph : graphs) graph->launch(stream_);  // first replay uploads the graph
   }
   CL2_CUDA(cudaStreamSynchronize(stream_));
+  const double setup_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
 
   std::vector<Event> starts(calls.size()), stops(calls.size());
   std::vector<std::vector<double>> samples(calls.size());
@@ -87,6 +89,7 @@ std::vector<TimingStats> IntervalTimer::interleaved(const std::vector<TimedCall>
   std::iota(order.begin(), order.end(), 0);
   std::vector<double> clocks_mhz;
   int throttled_rounds = 0;
+  StopReason reason = StopReason::GoOn;
   const auto wall_seconds = [&] {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   };
@@ -116,7 +119,13 @@ std::vector<TimingStats> IntervalTimer::interleaved(const std::vector<TimedCall>
       gpu_seconds[i] += us * 1e-6;
       so_far.push_back(summarize(samples[i], copies[i]));
     }
-    if (stop_reason(rule, so_far, gpu_seconds, wall_seconds()) != StopReason::GoOn) break;
+    reason = stop_reason(rule, so_far, gpu_seconds, wall_seconds());
+    if (reason != StopReason::GoOn) break;
+  }
+  if (const std::string& log = timing_log_path(); !log.empty()) {
+    MeasurementRecord record{{}, rule, reason, setup_seconds, wall_seconds(), copies, samples};
+    for (const auto& call : calls) record.calls.push_back(call.name);
+    append_measurement(log, record);
   }
   const double clock_mhz = clocks_mhz.empty() ? 0.0 : summarize(clocks_mhz, 1).median_us;
   std::vector<TimingStats> stats;

@@ -1,0 +1,31 @@
+#pragma once
+// A developer's record of every interleaved measurement, for choosing stopping rules from data
+// rather than guesses: with CL2_TIMING_LOG=FILE in the environment (tune's workers inherit it),
+// each measurement appends one JSON line: the calls, the rule, why it stopped, the wall time of
+// its setup (warm-up launches and graph building) and in all, and per call its graph size, the
+// samples' median and spread, and the spread of its per-round ratio to the first call (noise the
+// calls of a round share, such as the clock, cancels there).
+#include <string>
+#include <vector>
+
+#include "gpu/stop_rule.hpp"
+
+namespace cl2 {
+
+struct MeasurementRecord {
+  std::vector<std::string> calls;
+  StopRule rule;
+  StopReason reason = StopReason::GoOn;
+  double setup_seconds = 0, wall_seconds = 0;
+  std::vector<int> copies;                    // launches per sample, per call
+  std::vector<std::vector<double>> samples;   // per call, per round, us per launch
+};
+
+// The file CL2_TIMING_LOG names, or "" when unset: read once per process.
+const std::string& timing_log_path();
+
+// Appends `record` as one line to `path`; a file that cannot be opened is skipped quietly (the
+// log is a diagnostic and must never fail a measurement).
+void append_measurement(const std::string& path, const MeasurementRecord& record);
+
+}  // namespace cl2

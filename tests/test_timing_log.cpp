@@ -1,0 +1,49 @@
+// The measurement log (gpu/timing_log.hpp): one JSON line per measurement, whose ratio spreads
+// show how much of the calls' noise the rounds share.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include <nlohmann/json.hpp>
+
+#include "gpu/timing_log.hpp"
+#include "support/run_tool.hpp"
+
+namespace cl2 {
+namespace {
+
+using cl2_test::ScratchDir;
+
+TEST(TimingLog, AppendsOneLinePerMeasurementWithRatioSpreads) {
+  ScratchDir dir;
+  const std::string path = dir.file("timing.jsonl");
+  // Both calls move together from round to round (a shared clock): each spreads, their ratio not.
+  MeasurementRecord record{{"ours", "cublaslt_autotune"}, final_stop_rule(), StopReason::Settled, 0.002, 0.05,
+                           {100, 50}, {{10.0, 11.0, 9.0, 10.5}, {20.0, 22.0, 18.0, 21.0}}};
+  append_measurement(path, record);
+  record.reason = StopReason::Capped;
+  append_measurement(path, record);
+  const std::string text = cl2_test::read_all(path);
+  ASSERT_EQ(std::count(text.begin(), text.end(), '\n'), 2);
+  const auto line = nlohmann::json::parse(text.substr(0, text.find('\n')));
+  EXPECT_EQ(line.at("reason"), "settled");
+  EXPECT_DOUBLE_EQ(line.at("rule").at("max_error").get<double>(), final_stop_rule().max_error);
+  EXPECT_DOUBLE_EQ(line.at("setup_s").get<double>(), 0.002);
+  const auto& calls = line.at("calls");
+  ASSERT_EQ(calls.size(), 2u);
+  EXPECT_EQ(calls[1].at("name"), "cublaslt_autotune");
+  EXPECT_EQ(calls[1].at("copies"), 50);
+  EXPECT_EQ(calls[1].at("samples"), 4);
+  EXPECT_DOUBLE_EQ(calls[1].at("median_us").get<double>(), 20.5);
+  EXPECT_GT(calls[1].at("spread_pct").get<double>(), 5.0);
+  EXPECT_NEAR(calls[1].at("ratio_spread_pct").get<double>(), 0.0, 1e-9);
+  EXPECT_EQ(nlohmann::json::parse(text.substr(text.find('\n') + 1)).at("reason"), "capped");
+}
+
+TEST(TimingLog, AnUnwritablePathIsSkippedQuietly) {
+  MeasurementRecord record{{"ours"}, screening_stop_rule(), StopReason::Settled, 0, 0, {1}, {{1.0}}};
+  EXPECT_NO_THROW(append_measurement("/nonexistent-folder/timing.jsonl", record));
+}
+
+}  // namespace
+}  // namespace cl2
