@@ -102,7 +102,9 @@ TEST(CountersDb, CountersKeepEveryValueNotCollectedAndAbsent) {
   // A later measurement replaces the provider's row: absent now, no stale values behind.
   w.db->upsert_counters(counters_row(w, Provider::Ours, absent_counters("no CUPTI"), kernel));
   for (const auto& row : w.db->counters(w.device, w.problem))
-    if (row.provider == Provider::Ours) EXPECT_EQ(row.counters, absent_counters("no CUPTI"));
+    if (row.provider == Provider::Ours) {
+      EXPECT_EQ(row.counters, absent_counters("no CUPTI"));
+    }
   EXPECT_EQ(w.db->counters(w.device, w.problem).size(), 2u);
 }
 

@@ -62,21 +62,32 @@ TEST(Sm90Space, EveryCandidateKeepsTheRules) {
       }
       EXPECT_EQ(g.cluster[0], dsmem ? c.config.at("SPLIT_K") : cluster) << c.config.label();
       EXPECT_EQ(g.grid[0] % g.cluster[0], 0) << c.config.label();
-      if ((c.config.at("SPLIT_K") > 1 && !dsmem) || stream_k)
+      if ((c.config.at("SPLIT_K") > 1 && !dsmem) || stream_k) {
         EXPECT_LE(g.grid[0], h200.num_sms) << "one wave: " << c.config.label();
-      if (stream_k) EXPECT_EQ(cluster, 1) << c.config.label();
-      if (c.config.at("WG_KSPLIT")) EXPECT_EQ(c.config.at("STAGES") % 2, 0) << c.config.label();
+      }
+      if (stream_k) {
+        EXPECT_EQ(cluster, 1) << c.config.label();
+      }
+      if (c.config.at("WG_KSPLIT")) {
+        EXPECT_EQ(c.config.at("STAGES") % 2, 0) << c.config.label();
+      }
       EXPECT_EQ(g.threads, 128 * (c.config.at("CONSUMERS") + 1));
-      if (c.config.at("EPI_TMA")) EXPECT_EQ(problem.shape.n % 8, 0) << c.config.label();
+      if (c.config.at("EPI_TMA")) {
+        EXPECT_EQ(problem.shape.n % 8, 0) << c.config.label();
+      }
       bool has_c_map = false;
       for (const auto& map : g.tensor_maps) has_c_map = has_c_map || map.operand == "c";
       EXPECT_EQ(has_c_map, c.config.at("EPI_TMA") >= 1);
       const std::int64_t pair = c.config.at("KB_PAIR");  // 2^pair k atoms per stage
-      if (pair) EXPECT_TRUE(problem.layout == Layout::TN && problem.shape.k % 64 == 0) << c.config.label();
+      if (pair) {
+        EXPECT_TRUE(problem.layout == Layout::TN && problem.shape.k % 64 == 0) << c.config.label();
+      }
       for (const auto& map : g.tensor_maps) {
         EXPECT_EQ(map.box_depth > 0, pair > 0 && map.operand != "c") << map.operand << " " << c.config.label();
         // A lone CTA's box holds every atom of its stage; a multicast share, one atom at a time.
-        if (map.box_depth > 0 && cluster == 1) EXPECT_EQ(map.box_depth, 1 << pair) << c.config.label();
+        if (map.box_depth > 0 && cluster == 1) {
+          EXPECT_EQ(map.box_depth, 1 << pair) << c.config.label();
+        }
       }
     }
   }
@@ -102,7 +113,9 @@ TEST(Sm90Space, WeightStreamingPlanVariesTileAtomsAndSchedule) {
       atoms.insert(c.config.at("KB_PAIR"));
       one_wave = one_wave || (c.config.at("PERSISTENT") == 0 && c.config.at("BM") >= 128);
       persistent = persistent || c.config.at("PERSISTENT") == 1;
-      if (c.config.at("KB_PAIR") >= 2) EXPECT_GE(c.config.at("STAGES"), 3);
+      if (c.config.at("KB_PAIR") >= 2) {
+        EXPECT_GE(c.config.at("STAGES"), 3);
+      }
     }
   }
   EXPECT_GE(heights.size(), 3u);
@@ -301,6 +314,8 @@ TEST(Sm90Compile, SassHoldsHgmmaAndTmaAcrossTheFeatures) {
     // Split-K slices of a cluster meet on the cluster barrier, not on a counter in global memory.
     const bool dsmem = s.params.at("SPLIT_DSMEM") == 1;
     EXPECT_EQ(sass.find("UCGABAR_ARV") != std::string::npos, dsmem || multicast);
-    if (dsmem) EXPECT_EQ(sass.find("ATOMG"), std::string::npos);
+    if (dsmem) {
+      EXPECT_EQ(sass.find("ATOMG"), std::string::npos);
+    }
   }
 }

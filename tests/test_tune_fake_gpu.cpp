@@ -51,7 +51,9 @@ TEST(TuneFakeGpu, CrashingVariantIsRecordedAndTheRunFinishes) {
   EXPECT_EQ(count_status(trials, TrialStatus::Fault), 1);
   EXPECT_EQ(count_status(trials, TrialStatus::Ok), 1);
   for (const auto& t : trials)
-    if (t.status == TrialStatus::Fault) EXPECT_NE(t.reason.find("illegal memory access"), std::string::npos) << t.reason;
+    if (t.status == TrialStatus::Fault) {
+      EXPECT_NE(t.reason.find("illegal memory access"), std::string::npos) << t.reason;
+    }
   auto db = TuningDb::open(dir.file("t.sqlite"), DbMode::ReadOnly);
   EXPECT_TRUE(db->winner(db->devices().front().first, kSmall).has_value());
 }
@@ -162,7 +164,9 @@ TEST(TuneFakeGpu, SlotsOfVariantsThatSpillGoToTheNextCandidates) {
   EXPECT_EQ(count_status(trials, TrialStatus::Ok), 3) << r.err;
   EXPECT_EQ(count_status(trials, TrialStatus::Rejected), 3) << r.err;
   for (const auto& t : trials)
-    if (t.status == TrialStatus::Rejected) EXPECT_NE(t.reason.find("spills"), std::string::npos) << t.reason;
+    if (t.status == TrialStatus::Rejected) {
+      EXPECT_NE(t.reason.find("spills"), std::string::npos) << t.reason;
+    }
   EXPECT_NE(r.err.find("3 slots of rejected variants went to the next candidates"), std::string::npos) << r.err;
 }
 
@@ -250,8 +254,9 @@ TEST(TuneFakeGpu, RaceTimesManyBrieflyAndScreensOnlyItsLeaders) {
     EXPECT_EQ(requests(screened), 2u);
     for (const auto& t : trials) {
       const std::string config = db->kernel(t.kernel_id)->config_json;
-      if (config.find("\"FAULT\":7") != std::string::npos)
+      if (config.find("\"FAULT\":7") != std::string::npos) {
         EXPECT_DOUBLE_EQ(t.time_us, 27.0) << "the lucky racer keeps its screening time";
+      }
     }
   }
 }

@@ -15,7 +15,7 @@ std::vector<DispatchTable> dispatch_tables(const std::vector<WinnerRow>& rows) {
   std::vector<std::map<std::tuple<std::int64_t, std::int64_t, std::int64_t, Layout, Accum>, std::size_t>> index;
   for (const WinnerRow& row : rows) {
     if (tables.empty() || !(tables.back().device == row.device)) {
-      tables.push_back({row.device, {}});
+      tables.push_back({row.device, {}, {}});
       index.emplace_back();
     }
     const Problem& p = row.winner.problem;
