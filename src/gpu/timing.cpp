@@ -47,6 +47,16 @@ class Graph {
 
 }  // namespace
 
+struct KeptReplay::Held {
+  std::unique_ptr<Graph> graph;
+  int copies = 1;
+  double replay_target_us = 0;
+};
+
+KeptReplay::KeptReplay() = default;
+KeptReplay::~KeptReplay() = default;
+void KeptReplay::reset() { held_.reset(); }
+
 IntervalTimer::IntervalTimer(cudaStream_t stream, const ClockSampler* clocks) : stream_(stream), clocks_(clocks) {}
 IntervalTimer::~IntervalTimer() = default;
 
@@ -63,9 +73,17 @@ std::vector<TimingStats> IntervalTimer::interleaved(const std::vector<TimedCall>
                                                     const StopRule& rule, L2Flusher* flusher) {
   const auto wall_start = std::chrono::steady_clock::now();
   // Warm up each call (module load, lazy library init, clocks) and size its graph: whole turns of
-  // its rotation, so that every copy of the operands is read as often.
+  // its rotation, so that every copy of the operands is read as often. A call whose graph was
+  // kept at this replay target has done both.
   std::vector<int> copies(calls.size(), 1);
+  std::vector<const Graph*> graphs(calls.size(), nullptr);
   for (std::size_t i = 0; i < calls.size(); ++i) {
+    KeptReplay* kept = flusher ? nullptr : calls[i].kept;
+    if (kept && kept->held_ && kept->held_->replay_target_us == rule.replay_target_us) {
+      copies[i] = kept->held_->copies;
+      graphs[i] = kept->held_->graph.get();
+      continue;
+    }
     time_once(calls[i]);
     const double once_us = std::max(1.0, std::min(time_once(calls[i]), time_once(calls[i])));
     if (flusher) continue;
@@ -73,11 +91,18 @@ std::vector<TimingStats> IntervalTimer::interleaved(const std::vector<TimedCall>
     const int wanted = int(std::clamp(rule.replay_target_us / once_us, 1.0, 200.0));
     copies[i] = std::max(1, (wanted + turn - 1) / turn) * turn;
   }
-  std::vector<std::unique_ptr<Graph>> graphs;
-  if (!flusher) {
-    for (std::size_t i = 0; i < calls.size(); ++i)
-      graphs.push_back(std::make_unique<Graph>(calls[i], copies[i], stream_));
-    for (auto& graph : graphs) graph->launch(stream_);  // first replay uploads the graph
+  std::vector<std::unique_ptr<Graph>> owned;
+  for (std::size_t i = 0; i < calls.size() && !flusher; ++i) {
+    if (graphs[i]) continue;
+    auto graph = std::make_unique<Graph>(calls[i], copies[i], stream_);
+    graph->launch(stream_);  // the first replay uploads the graph
+    graphs[i] = graph.get();
+    if (KeptReplay* kept = calls[i].kept) {
+      kept->held_ = std::make_unique<KeptReplay::Held>();
+      *kept->held_ = {std::move(graph), copies[i], rule.replay_target_us};
+    } else {
+      owned.push_back(std::move(graph));
+    }
   }
   CL2_CUDA(cudaStreamSynchronize(stream_));
   const double setup_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();

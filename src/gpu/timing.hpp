@@ -11,6 +11,7 @@
 #include <cuda_runtime_api.h>
 
 #include <functional>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
@@ -19,12 +20,31 @@
 
 namespace cl2 {
 
+// A call's graph kept from one measurement to the next (the library call each of a problem's
+// trials is timed against): built, after the call's warm-up, by the first measurement with its
+// replay target, and replayed as it is by later ones with the same target, which skip both. What
+// changes the call's launches must reset() it.
+class KeptReplay {
+ public:
+  KeptReplay();
+  ~KeptReplay();
+  KeptReplay(const KeptReplay&) = delete;
+  KeptReplay& operator=(const KeptReplay&) = delete;
+  void reset();
+
+ private:
+  friend class IntervalTimer;
+  struct Held;
+  std::unique_ptr<Held> held_;
+};
+
 struct TimedCall {
   std::string name;
   std::function<void(cudaStream_t)> launch;  // must be capturable into a graph
   // Under the rotate policy: the same call on each copy of its operands, which consecutive
   // launches take in turn. Empty: every launch is `launch`.
-  std::vector<std::function<void(cudaStream_t)>> rotation;
+  std::vector<std::function<void(cudaStream_t)>> rotation = {};
+  KeptReplay* kept = nullptr;  // where its graph is kept between measurements, if anywhere
 
   // The i-th of a sequence of back-to-back launches.
   const std::function<void(cudaStream_t)>& launch_number(long long i) const {

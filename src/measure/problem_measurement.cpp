@@ -107,7 +107,13 @@ Verification ProblemMeasurement::verify_again(const PreparedKernel& kernel, long
   return {true, again, tol, ""};
 }
 
+void ProblemMeasurement::forget_lt_replays() {
+  for (const Provider provider : {Provider::CublasltHeuristic, Provider::CublasltAutotune})
+    kept_replays_[provider].reset();
+}
+
 void ProblemMeasurement::find_lt_algorithms(int max_algorithms) {
+  forget_lt_replays();
   lt_fastest_.reset();
   lt_algorithms_ = gpu_.cublas.lt_algorithms(*buffers_, max_algorithms);
 }
@@ -121,12 +127,14 @@ void ProblemMeasurement::autotune_lt(const StopRule& screen) {
   std::size_t fastest = 0;
   for (std::size_t i = 1; i < screened.size(); ++i)
     if (screened[i].median_us < screened[fastest].median_us) fastest = i;
+  forget_lt_replays();
   lt_fastest_ = fastest;
 }
 
 bool ProblemMeasurement::choose_lt_algorithm(const LtAlgoConfig& config) {
   for (std::size_t i = 0; i < lt_algorithms_.size(); ++i)
     if (lt_algorithms_[i].config == config) {
+      forget_lt_replays();
       lt_fastest_ = i;
       return true;
     }
@@ -162,6 +170,12 @@ bool ProblemMeasurement::has_call(Provider provider) const {
 }
 
 ProviderCall ProblemMeasurement::library_call(Provider provider) {
+  ProviderCall call = unkept_library_call(provider);
+  call.call.kept = &kept_replays_[provider];
+  return call;
+}
+
+ProviderCall ProblemMeasurement::unkept_library_call(Provider provider) {
   switch (provider) {
     case Provider::CublasNn:
     case Provider::CublasTn: {

@@ -97,7 +97,8 @@ class ProblemMeasurement {
   // other layout (same cost, another product), then cuBLASLt-heuristic and -autotune once chosen.
   std::vector<Provider> library_providers() const;
   bool has_call(Provider provider) const;
-  // Throws std::logic_error for a provider without a call (see library_providers).
+  // Throws std::logic_error for a provider without a call (see library_providers). Its graph is
+  // kept from one measurement to the next (KeptReplay).
   ProviderCall library_call(Provider provider);
 
   // GPU time of each call, in shuffled rounds side by side until `rule` stops (IntervalTimer),
@@ -129,8 +130,15 @@ class ProblemMeasurement {
   SlotLaunch slot_launch(BufferGemm gemm) const;
   Verification verify_slots(const SlotLaunch& launch) const;
 
+  ProviderCall unkept_library_call(Provider provider);
+  // Forgets the kept graph of each cuBLASLt provider: its algorithm is chosen anew.
+  void forget_lt_replays();
+
   std::vector<LtAlgorithm> lt_algorithms_;
   std::optional<std::size_t> lt_fastest_;  // index into lt_algorithms_, once autotuned
+  // Each library call's graph, kept for the problem's next measurements at the same replay target:
+  // every trial is timed against the same library call (its nodes stay put: calls point here).
+  std::map<Provider, KeptReplay> kept_replays_;
 };
 
 }  // namespace cl2

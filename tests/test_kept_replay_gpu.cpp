@@ -1,0 +1,40 @@
+// Kept replays on a real GPU (skipped, with the reason, where there is none): a library call's
+// graph serves the problem's later measurements at the same replay target, and a new choice of
+// cuBLASLt algorithm forgets it.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+
+#include "measure/gpu_context.hpp"
+#include "measure/problem_measurement.hpp"
+#include "support/require_gpu.hpp"
+#include "support/run_tool.hpp"
+
+using namespace cl2;
+
+TEST(KeptReplayGpu, ALibraryCallsGraphServesLaterMeasurementsUntilItsAlgorithmChanges) {
+  CL2_REQUIRE_GPU();
+  cl2_test::ScratchDir dir;
+  const char* shared = std::getenv("CL2_TEST_SHARED_CACHE");
+  GpuContext gpu(query_device(0), shared && *shared ? shared : dir.file("cache"));
+  ProblemMeasurement measurement(gpu, {{256, 1024, 1024}, Layout::TN, Accum::F32});
+  measurement.find_lt_algorithms(4);
+  measurement.autotune_lt(screening_stop_rule());
+  const auto timed = [&](Provider provider) {
+    const ProviderCall call = measurement.library_call(provider);
+    EXPECT_NE(call.call.kept, nullptr);
+    return measurement.time_side_by_side({call}, screening_stop_rule()).at(provider);
+  };
+  for (const Provider provider : {Provider::CublasTn, Provider::CublasltAutotune}) {
+    SCOPED_TRACE(to_string(provider));
+    const TimingStats first = timed(provider);
+    const TimingStats again = timed(provider);  // the kept graph, replayed as it was built
+    EXPECT_EQ(again.calls_per_sample, first.calls_per_sample);
+    EXPECT_NEAR(again.median_us, first.median_us, 0.1 * first.median_us);
+    EXPECT_LE(measurement.max_diff(measurement.library_call(provider).call), measurement.tolerance());
+  }
+  // Choosing again forgets the cuBLASLt graphs (a stale one would replay the old algorithm).
+  measurement.autotune_lt(screening_stop_rule());
+  EXPECT_GT(timed(Provider::CublasltAutotune).samples, 0);
+  EXPECT_LE(measurement.max_diff(measurement.library_call(Provider::CublasltAutotune).call), measurement.tolerance());
+}
