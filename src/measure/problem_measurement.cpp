@@ -164,6 +164,11 @@ std::vector<Provider> ProblemMeasurement::library_providers() const {
   return providers;
 }
 
+Provider ProblemMeasurement::timed_as(Provider provider) const {
+  return provider == Provider::CublasltHeuristic && lt_fastest_ == std::size_t(0) ? Provider::CublasltAutotune
+                                                                                   : provider;
+}
+
 bool ProblemMeasurement::has_call(Provider provider) const {
   const auto providers = library_providers();
   return std::find(providers.begin(), providers.end(), provider) != providers.end();

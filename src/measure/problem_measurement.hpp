@@ -97,6 +97,10 @@ class ProblemMeasurement {
   // other layout (same cost, another product), then cuBLASLt-heuristic and -autotune once chosen.
   std::vector<Provider> library_providers() const;
   bool has_call(Provider provider) const;
+  // The provider whose call is `provider`'s: itself, or cuBLASLt-autotune for cuBLASLt-heuristic
+  // where autotuning chose the heuristic's own top-1. One call timed twice side by side would only
+  // measure noise, so callers time it once and report it for both.
+  Provider timed_as(Provider provider) const;
   // Throws std::logic_error for a provider without a call (see library_providers). Its graph is
   // kept from one measurement to the next (KeptReplay).
   ProviderCall library_call(Provider provider);

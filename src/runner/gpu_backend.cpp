@@ -5,7 +5,9 @@
 // traces mean is the tuner's to judge).
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <limits>
+#include <map>
 #include <memory>
 #include <optional>
 
@@ -42,7 +44,9 @@ bool other_product(Provider provider, Layout layout) {
 
 std::string baseline_detail(const ProblemMeasurement& problem, Provider provider) {
   if (provider == Provider::CublasltAutotune) return problem.lt_autotune_detail();
-  if (provider == Provider::CublasltHeuristic) return "heuristic top-1";
+  if (provider == Provider::CublasltHeuristic)
+    return problem.timed_as(provider) == provider ? "heuristic top-1"
+                                                  : "heuristic top-1, which autotune chose too: one call, timed once";
   if (other_product(provider, problem.problem().layout))
     return "GemmEx reading B in the other layout (same cost, other product)";
   return "GemmEx";
@@ -68,17 +72,24 @@ class GpuBackend final : public WorkerBackend {
     std::vector<ProviderCall> calls;
     BaselinesReply reply{{}, problem.tolerance()};
     for (const Provider provider : problem.library_providers()) {
+      reply.baselines.push_back({provider, {}, kNaN, baseline_detail(problem, provider), problem.lt_algo_config(provider)});
+      if (problem.timed_as(provider) != provider) continue;  // filled in from the call that is its own
       calls.push_back(problem.library_call(provider));
       // Another product has no reference to be checked against.
-      const double max_diff =
-          other_product(provider, problem.problem().layout) ? kNaN : problem.max_diff(calls.back().call);
-      reply.baselines.push_back(
-          {provider, {}, max_diff, baseline_detail(problem, provider), problem.lt_algo_config(provider)});
+      if (!other_product(provider, problem.problem().layout)) reply.baselines.back().max_diff = problem.max_diff(calls.back().call);
     }
     const ProviderTimes times = problem.time_side_by_side(calls, request.timing);
-    for (std::size_t i = 0; i < calls.size(); ++i) {
-      reply.baselines[i].stats = times.at(calls[i].provider);
-      reply.baselines[i].trace = traced(problem, calls[i].call, reply.baselines[i].stats);
+    std::map<Provider, std::optional<CallTrace>> traces;
+    for (const auto& call : calls) traces[call.provider] = traced(problem, call.call, times.at(call.provider));
+    const auto own = [&](Provider provider) {
+      return *std::find_if(reply.baselines.begin(), reply.baselines.end(),
+                           [&](const auto& b) { return b.provider == provider; });
+    };
+    for (auto& baseline : reply.baselines) {
+      const Provider timed = problem.timed_as(baseline.provider);
+      if (timed != baseline.provider) baseline.max_diff = own(timed).max_diff;
+      baseline.stats = times.at(timed);
+      baseline.trace = traces.at(timed);
     }
     return reply;
   }
@@ -125,11 +136,16 @@ class GpuBackend final : public WorkerBackend {
                                              run.config.label(), diff));
       reply.finalists.push_back({{}, diff});
     }
-    const std::vector<Provider> libraries = problem.library_providers();
-    for (const Provider provider : libraries) calls.push_back(problem.library_call(provider).call);
+    std::map<Provider, std::size_t> timed_at;  // each library call's place among the timed calls
+    for (const Provider provider : problem.library_providers())
+      if (problem.timed_as(provider) == provider) {
+        timed_at[provider] = calls.size();
+        calls.push_back(problem.library_call(provider).call);
+      }
     const std::vector<TimingStats> stats = problem.time_interleaved(calls, request.finalists.front().stop);
     for (std::size_t i = 0; i < reply.finalists.size(); ++i) reply.finalists[i].stats = stats[i];
-    for (std::size_t i = 0; i < libraries.size(); ++i) reply.times[libraries[i]] = stats[reply.finalists.size() + i];
+    for (const Provider provider : problem.library_providers())
+      reply.times[provider] = stats[timed_at.at(problem.timed_as(provider))];
     return reply;
   }
 

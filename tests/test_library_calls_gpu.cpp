@@ -1,6 +1,7 @@
-// Kept replays on a real GPU (skipped, with the reason, where there is none): a library call's
-// graph serves the problem's later measurements at the same replay target, and a new choice of
-// cuBLASLt algorithm forgets it.
+// The library calls of a problem on a real GPU (skipped, with the reason, where there is none): a
+// call's graph serves the problem's later measurements at the same replay target, and a new choice
+// of cuBLASLt algorithm forgets it; where autotune chose the heuristic's top-1, the two are one
+// call.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -12,7 +13,7 @@
 
 using namespace cl2;
 
-TEST(KeptReplayGpu, ALibraryCallsGraphServesLaterMeasurementsUntilItsAlgorithmChanges) {
+TEST(LibraryCallsGpu, ALibraryCallsGraphServesLaterMeasurementsUntilItsAlgorithmChanges) {
   CL2_REQUIRE_GPU();
   cl2_test::ScratchDir dir;
   const char* shared = std::getenv("CL2_TEST_SHARED_CACHE");
@@ -37,4 +38,20 @@ TEST(KeptReplayGpu, ALibraryCallsGraphServesLaterMeasurementsUntilItsAlgorithmCh
   measurement.autotune_lt(screening_stop_rule());
   EXPECT_GT(timed(Provider::CublasltAutotune).samples, 0);
   EXPECT_LE(measurement.max_diff(measurement.library_call(Provider::CublasltAutotune).call), measurement.tolerance());
+}
+
+TEST(LibraryCallsGpu, WhereAutotuneChoseTheHeuristicsTopOneTheyAreOneCall) {
+  CL2_REQUIRE_GPU();
+  cl2_test::ScratchDir dir;
+  const char* shared = std::getenv("CL2_TEST_SHARED_CACHE");
+  GpuContext gpu(query_device(0), shared && *shared ? shared : dir.file("cache"));
+  ProblemMeasurement measurement(gpu, {{256, 1024, 1024}, Layout::TN, Accum::F32});
+  measurement.find_lt_algorithms(4);
+  const auto heuristic = measurement.lt_algo_config(Provider::CublasltHeuristic);
+  ASSERT_TRUE(heuristic.has_value());
+  ASSERT_TRUE(measurement.choose_lt_algorithm(*heuristic));  // as if autotune had found #0 fastest
+  EXPECT_EQ(measurement.timed_as(Provider::CublasltHeuristic), Provider::CublasltAutotune);
+  EXPECT_EQ(measurement.timed_as(Provider::CublasltAutotune), Provider::CublasltAutotune);
+  EXPECT_EQ(measurement.timed_as(Provider::CublasTn), Provider::CublasTn);
+  EXPECT_TRUE(measurement.has_call(Provider::CublasltHeuristic));  // still reported, from the one call
 }
