@@ -33,10 +33,11 @@ double median_error(const TimingStats& stats) {
 // candidates 10% or more off the best. Screening ranks candidates for the final round, which
 // takes all within 4% of the best: 0.4% keeps the ranking's error well inside that margin. The
 // final round decides between close finalists and the libraries, and its ratios are the results.
-// On the H200 the samples of a call spread 0.8-1.5% (200-300 us replays; 2-3.4% for the libraries
-// on mid-size shapes; grid-125), so screening needs 10-22 rounds (its 2 ms minimum sets the floor)
-// and the final round 67-90 (its 20 ms minimum) up to its cap for the noisiest, where a rule on
-// the spread itself (at most 0.5% for the final) was hardly ever met: 1512 of 3000 screenings ran
+// On the H200 the samples of our calls spread 0.8-1.5% (200-300 us replays, grid-125) and the
+// libraries' 1.5-3.4%: a median to 0.4% then takes 10-22 rounds (the 2 ms minimum sets the floor)
+// up to the cap of 60 where the library call timed beside a candidate spreads most, and a median
+// to 0.2% takes 67-90 rounds (the 20 ms minimum) up to the cap of 400. A rule on the spread itself
+// (at most 1% for screening, 0.5% for the final) was hardly ever met: 1512 of 3000 screenings ran
 // to their 60-sample cap and the libraries' baselines averaged 375 of 400 samples.
 StopRule race_stop_rule() {
   return {.min_samples = 3, .max_samples = 8, .max_error = 0.01, .min_seconds = 0.0005,
