@@ -45,6 +45,6 @@ if [ "$status" -eq 137 ]; then
 fi
 "$T" export --db "$db" --format json > "$OUT/h200-grid1000.json"
 "$T" export --db "$db" --format md > "$OUT/h200-grid1000.md"
-echo "grid-1000 tuned in $total s of GPU-machine time over $(wc -l < "$times") calls (tune's exit status $status:" \
-     "1 where some shape has no verified winner)"
+echo "grid-1000 tuned in $total s of GPU-machine time over $(wc -l < "$times") calls; tune's exit status $status" \
+     "(1: some shape has no verified winner)"
 grep -E '^(done in|time by stage)' "$OUT/grid1000.log" | tail -2
