@@ -1,10 +1,10 @@
 #pragma once
 // A run's shapes in batches, each planned and compiled (through the kernel cache) while the GPU
-// tunes the one before it, so that the GPU waits only for the first, a small one. With seeds (--strategy
-// seeded), the first batch is an even sample of the shapes and is tuned before the second is
-// planned, so that its winners seed all the others; a batch planned while another is tuned is
-// seeded by the winners of shapes outside that one, so that its plan does not depend on how far
-// the GPU got.
+// tunes the one before it, so that the GPU waits only for the first, a small one. With seeds
+// (--strategy seeded), the first batch is an even sample of the shapes and is tuned before the
+// second is planned, so that its winners seed all the others; a batch planned while another is
+// tuned is seeded by the winners of shapes outside that one, so that its plan does not depend on
+// how far the GPU got.
 #include <future>
 #include <memory>
 #include <optional>
