@@ -315,7 +315,7 @@ TEST(TuneFakeGpu, TheRunEndsSayingWhereItsTimeWent) {
   const auto candidates = line.find(", 6 candidates at ", screening);
   ASSERT_NE(candidates, std::string::npos) << line;
   EXPECT_GE(std::stoi(line.substr(candidates + std::string(", 6 candidates at ").size())), 30) << line;
-  for (const char* stage : {"shape setup", "libraries", "final rounds", "the rest"})
+  for (const char* stage : {"setup", "libraries", "final rounds", "the rest"})
     EXPECT_NE(line.find(stage), std::string::npos) << stage << " in " << line;
 }
 

@@ -15,7 +15,7 @@ namespace {
 const char* stage_name(RunStage stage) {
   switch (stage) {
     case RunStage::Compiling: return "compiling";
-    case RunStage::Setup: return "shape setup";
+    case RunStage::Setup: return "setup";
     case RunStage::Libraries: return "libraries";
     case RunStage::Racing: return "racing";
     case RunStage::Screening: return "screening";
@@ -37,7 +37,7 @@ RunStage stage_of(const WorkerRequest& request) {
     return trial->kernel.stop == race_stop_rule() ? RunStage::Racing : RunStage::Screening;
   if (std::holds_alternative<BaselinesRequest>(request)) return RunStage::Libraries;
   if (std::holds_alternative<FinalRequest>(request)) return RunStage::Final;
-  return RunStage::Setup;  // hello, problem (buffers and reference), and the rest
+  return RunStage::Setup;  // the worker's start, each shape's inputs and references
 }
 
 void StageTimes::add(RunStage stage, double seconds) {
