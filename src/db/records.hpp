@@ -102,6 +102,24 @@ struct CountersRecord {
   std::string measured_at;
 };
 
+// Where some of a tuning run's time went (tune/stage_times.hpp): a stage's wall seconds and the
+// requests it served (candidates, for racing and screening).
+struct RunStageTime {
+  std::string stage;
+  double seconds = 0;
+  std::int64_t count = 0;
+  bool operator==(const RunStageTime&) const = default;
+};
+
+// One invocation of a measuring command, as the runs table keeps it.
+struct RunRecord {
+  std::int64_t id = 0;
+  std::string started_at, finished_at;  // finished_at "" while running (or killed)
+  double seconds = kNotMeasured;        // finished - started; NaN while running
+  std::string command_line, shapes_file, status;
+  std::vector<RunStageTime> stages;     // empty before schema 8 and for commands that do not tune
+};
+
 // A family's cost-model calibration fitted to this database's trials on one GPU model
 // (`calibrate --store`): each factor keyed by its rule as the space file writes it.
 struct CalibrationRecord {

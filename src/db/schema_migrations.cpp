@@ -28,6 +28,7 @@ constexpr std::array kSchemaMigrations{
     SchemaMigration{5, "db/migrations/0005_winner_clocks.sql"},
     SchemaMigration{6, "db/migrations/0006_l2_policy.sql"},
     SchemaMigration{7, "db/migrations/0007_calibrations.sql"},
+    SchemaMigration{8, "db/migrations/0008_run_stages.sql"},
 };
 static_assert(kSchemaMigrations.back().version == kSchemaVersion,
               "the last migration must produce kSchemaVersion");

@@ -122,4 +122,11 @@ std::string Statement::column_text(int column) const {
   return std::string(text, static_cast<std::size_t>(sqlite3_column_bytes(stmt_, column)));
 }
 
+std::int64_t returned_id(Statement& statement) {
+  if (!statement.step()) throw std::logic_error("INSERT ... RETURNING id returned no row");
+  const std::int64_t id = statement.column_int64(0);
+  statement.run();
+  return id;
+}
+
 }  // namespace cl2

@@ -87,4 +87,7 @@ class Statement {
   sqlite3_stmt* stmt_ = nullptr;
 };
 
+// Steps an INSERT ... RETURNING id to completion, so that its commit errors surface here.
+std::int64_t returned_id(Statement& statement);
+
 }  // namespace cl2

@@ -14,14 +14,6 @@
 namespace cl2 {
 namespace {
 
-// Steps an INSERT ... RETURNING id to completion, so that its commit errors surface here.
-std::int64_t returned_id(Statement& statement) {
-  if (!statement.step()) throw std::logic_error("INSERT ... RETURNING id returned no row");
-  const std::int64_t id = statement.column_int64(0);
-  statement.run();
-  return id;
-}
-
 // A kernel_trace column (schema 3): the trace's JSON, NULL where there is none.
 void bind_trace(Statement& statement, int index, const std::optional<CallTrace>& trace) {
   if (trace) statement.bind_from(index, to_json(*trace).dump());
@@ -156,17 +148,6 @@ std::string winner_baseline_join(std::string_view alias, Provider provider) {
 }
 
 }  // namespace
-
-std::int64_t TuningDb::begin_run(const std::string& command_line, const std::string& shapes_file) {
-  Statement insert(db_, "INSERT INTO runs (command_line, shapes_file) VALUES (?, ?) RETURNING id");
-  return returned_id(insert.bind_all(command_line, shapes_file));
-}
-
-void TuningDb::finish_run(std::int64_t run_id, const std::string& status) {
-  Statement(db_, fmt::format("UPDATE runs SET finished_at = {}, status = ? WHERE id = ?", kNowUtc))
-      .bind_all(status, run_id)
-      .run();
-}
 
 std::int64_t TuningDb::upsert_device(const DeviceInfo& device) {
   Statement upsert(db_,

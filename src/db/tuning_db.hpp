@@ -18,7 +18,7 @@ struct sqlite3;
 
 namespace cl2 {
 
-inline constexpr int kSchemaVersion = 7;
+inline constexpr int kSchemaVersion = 8;
 
 enum class DbMode {
   ReadWrite,  // create the file (and its folder) if missing, migrate an older schema
@@ -56,6 +56,8 @@ class TuningDb {
 
   std::int64_t begin_run(const std::string& command_line, const std::string& shapes_file);
   void finish_run(std::int64_t run_id, const std::string& status);  // "completed", "failed", ...
+  void set_run_stages(std::int64_t run_id, const std::vector<RunStageTime>& stages);
+  std::vector<RunRecord> runs(std::size_t latest) const;  // the `latest` most recent, newest first
 
   std::int64_t upsert_device(const DeviceInfo& device);  // keyed by fingerprint
   std::vector<std::pair<std::int64_t, DeviceInfo>> devices() const;

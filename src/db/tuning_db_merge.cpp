@@ -46,8 +46,8 @@ MergeCounts TuningDb::merge_from(const std::string& other_path) {
   try {
     run_in_transaction(db_, [&] {
       counts.runs = run_counted(db_, R"sql(
-        INSERT INTO main.runs (started_at, finished_at, command_line, shapes_file, status)
-        SELECT o.started_at, o.finished_at, o.command_line, o.shapes_file, o.status FROM other.runs o
+        INSERT INTO main.runs (started_at, finished_at, command_line, shapes_file, status, stage_seconds)
+        SELECT o.started_at, o.finished_at, o.command_line, o.shapes_file, o.status, o.stage_seconds FROM other.runs o
         WHERE NOT EXISTS (SELECT 1 FROM main.runs m WHERE m.started_at = o.started_at
                           AND m.command_line = o.command_line AND m.shapes_file = o.shapes_file)
         ORDER BY o.id)sql");

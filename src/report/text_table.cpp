@@ -116,4 +116,12 @@ std::string format_speedup(double ratio) {
   return std::isnan(ratio) ? "-" : fmt::format("{:.3f}x", ratio);
 }
 
+std::string format_duration(double seconds) {
+  if (!std::isfinite(seconds)) return "-";
+  const long s = long(seconds + 0.5);
+  if (s < 60) return fmt::format("{}s", s);
+  if (s < 3600) return fmt::format("{}m{:02}s", s / 60, s % 60);
+  return fmt::format("{}h{:02}m", s / 3600, (s % 3600) / 60);
+}
+
 }  // namespace cl2

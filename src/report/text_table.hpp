@@ -44,5 +44,7 @@ std::string format_fixed(double value, int decimals);
 std::string format_significant(double value, int digits);
 // A speedup ratio: "1.234x", or "-".
 std::string format_speedup(double ratio);
+// A duration: "42s", "3m07s", "2h05m"; "-" where it was not measured (NaN).
+std::string format_duration(double seconds);
 
 }  // namespace cl2

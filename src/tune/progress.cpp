@@ -6,14 +6,9 @@
 #include <algorithm>
 #include <cstdio>
 
-namespace cl2 {
+#include "report/text_table.hpp"
 
-std::string format_duration(double seconds) {
-  const long s = long(seconds + 0.5);
-  if (s < 60) return fmt::format("{}s", s);
-  if (s < 3600) return fmt::format("{}m{:02}s", s / 60, s % 60);
-  return fmt::format("{}h{:02}m", s / 3600, (s % 3600) / 60);
-}
+namespace cl2 {
 
 Progress::Progress(std::size_t total_units) : total_(total_units), tty_(isatty(STDERR_FILENO)) {}
 

@@ -35,6 +35,4 @@ class Progress {
   bool status_shown_ = false;
 };
 
-std::string format_duration(double seconds);
-
 }  // namespace cl2

@@ -6,7 +6,7 @@
 #include <variant>
 #include <vector>
 
-#include "tune/progress.hpp"
+#include "report/text_table.hpp"
 
 namespace cl2 {
 
@@ -44,6 +44,14 @@ void StageTimes::add(RunStage stage, double seconds) {
   std::lock_guard lock(mutex_);
   seconds_[std::size_t(stage)] += seconds;
   ++count_[std::size_t(stage)];
+}
+
+std::vector<RunStageTime> StageTimes::recorded() const {
+  std::lock_guard lock(mutex_);
+  std::vector<RunStageTime> out;
+  for (std::size_t i = 0; i < seconds_.size(); ++i)
+    if (count_[i] > 0) out.push_back({stage_name(RunStage(i)), seconds_[i], std::int64_t(count_[i])});
+  return out;
 }
 
 std::string StageTimes::summary(double wall_seconds, std::size_t workers) const {

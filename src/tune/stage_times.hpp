@@ -7,7 +7,9 @@
 #include <cstddef>
 #include <mutex>
 #include <string>
+#include <vector>
 
+#include "db/records.hpp"
 #include "runner/protocol.hpp"
 
 namespace cl2 {
@@ -24,6 +26,8 @@ class StageTimes {
   // per candidate, and what none of the stages holds (database, planning, the tuner's own work).
   // `workers`: GPUs whose worker times were added (their sum may exceed the wall time).
   std::string summary(double wall_seconds, std::size_t workers) const;
+  // The stages that ran, for the run's row in the database (TuningDb::set_run_stages).
+  std::vector<RunStageTime> recorded() const;
 
  private:
   mutable std::mutex mutex_;

@@ -12,6 +12,7 @@
 #include "core/errors.hpp"
 #include "gpu/device_query.hpp"
 #include "report/speedup_stats.hpp"
+#include "report/text_table.hpp"
 #include "runner/protocol.hpp"
 #include "tune/batches.hpp"
 #include "tune/clean_plan.hpp"
@@ -304,6 +305,7 @@ int run_tune(const TuneOptions& options) {
     }
   }
   auto& db = *sessions.front()->db;
+  db.set_run_stages(run_id, stages->recorded());
   if (run.failure) {
     db.finish_run(run_id, "failed");
     std::rethrow_exception(run.failure);
