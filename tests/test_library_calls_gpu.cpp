@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <memory>
 
 #include "measure/gpu_context.hpp"
 #include "measure/problem_measurement.hpp"
@@ -13,13 +14,28 @@
 
 using namespace cl2;
 
-TEST(LibraryCallsGpu, ALibraryCallsGraphServesLaterMeasurementsUntilItsAlgorithmChanges) {
-  CL2_REQUIRE_GPU();
+namespace {
+
+// 256x1024x1024 measured on GPU 0, with up to 4 cuBLASLt algorithms found.
+struct LibraryCallsGpu : ::testing::Test {
+  void SetUp() override { CL2_REQUIRE_GPU(); }
   cl2_test::ScratchDir dir;
-  const char* shared = std::getenv("CL2_TEST_SHARED_CACHE");
-  GpuContext gpu(query_device(0), shared && *shared ? shared : dir.file("cache"));
-  ProblemMeasurement measurement(gpu, {{256, 1024, 1024}, Layout::TN, Accum::F32});
-  measurement.find_lt_algorithms(4);
+  std::unique_ptr<GpuContext> gpu;
+  std::unique_ptr<ProblemMeasurement> problem;
+
+  ProblemMeasurement& measured() {
+    const char* shared = std::getenv("CL2_TEST_SHARED_CACHE");
+    gpu = std::make_unique<GpuContext>(query_device(0), shared && *shared ? shared : dir.file("cache"));
+    problem = std::make_unique<ProblemMeasurement>(*gpu, Problem{{256, 1024, 1024}, Layout::TN, Accum::F32});
+    problem->find_lt_algorithms(4);
+    return *problem;
+  }
+};
+
+}  // namespace
+
+TEST_F(LibraryCallsGpu, ALibraryCallsGraphServesLaterMeasurementsUntilItsAlgorithmChanges) {
+  ProblemMeasurement& measurement = measured();
   measurement.autotune_lt(screening_stop_rule());
   const auto timed = [&](Provider provider) {
     const ProviderCall call = measurement.library_call(provider);
@@ -40,13 +56,8 @@ TEST(LibraryCallsGpu, ALibraryCallsGraphServesLaterMeasurementsUntilItsAlgorithm
   EXPECT_LE(measurement.max_diff(measurement.library_call(Provider::CublasltAutotune).call), measurement.tolerance());
 }
 
-TEST(LibraryCallsGpu, WhereAutotuneChoseTheHeuristicsTopOneTheyAreOneCall) {
-  CL2_REQUIRE_GPU();
-  cl2_test::ScratchDir dir;
-  const char* shared = std::getenv("CL2_TEST_SHARED_CACHE");
-  GpuContext gpu(query_device(0), shared && *shared ? shared : dir.file("cache"));
-  ProblemMeasurement measurement(gpu, {{256, 1024, 1024}, Layout::TN, Accum::F32});
-  measurement.find_lt_algorithms(4);
+TEST_F(LibraryCallsGpu, WhereAutotuneChoseTheHeuristicsTopOneTheyAreOneCall) {
+  ProblemMeasurement& measurement = measured();
   const auto heuristic = measurement.lt_algo_config(Provider::CublasltHeuristic);
   ASSERT_TRUE(heuristic.has_value());
   ASSERT_TRUE(measurement.choose_lt_algorithm(*heuristic));  // as if autotune had found #0 fastest
