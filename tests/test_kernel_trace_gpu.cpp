@@ -65,8 +65,7 @@ TEST(KernelTraceGpu, TwoStreamCallIsFlaggedAndOneStreamCallIsNot) {
                                 CL2_CUDA(cudaEventRecord(side.given_done, given));
                                 CL2_CUDA(cudaStreamWaitEvent(side.stream, side.given_done, 0));
                                 gemm.call.launch(side.stream);
-                              },
-                              {}};
+                              }};
   double event_us = 1e30;
   for (int i = 0; i < 3; ++i) {
     event_us = std::min(event_us, gpu.timer.time_once(two_streams));

@@ -100,9 +100,8 @@ void measure_peaks(BenchGpu& gpu, BenchRun& run) {
     DeviceBuffer src(bytes), dst(bytes);
     const TimedCall copy{"copy", [&](cudaStream_t s) {
                            CL2_CUDA(cudaMemcpyAsync(dst.get(), src.get(), bytes, cudaMemcpyDeviceToDevice, s));
-                         },
-                         {}};
-    const TimedCall read{"read", [&](cudaStream_t s) { context.utility.read_stream(src.get(), bytes, s); }, {}};
+                         }};
+    const TimedCall read{"read", [&](cudaStream_t s) { context.utility.read_stream(src.get(), bytes, s); }};
     const auto times = context.timer.interleaved({copy, read}, final_stop_rule());
     run.peak_gbps = 2.0 * double(bytes) / times[0].median_us / 1e3;
     run.read_gbps = double(bytes) / times[1].median_us / 1e3;

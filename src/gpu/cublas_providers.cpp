@@ -35,8 +35,7 @@ TimedCall CublasProviders::gemm_ex(const ProblemBuffers& buffers, int slot, Layo
                 in.a, CUDA_R_16F, g.depth, f16 ? static_cast<const void*>(&half_zero) : &zero,
                 in.c, CUDA_R_16F, g.rows, f16 ? CUBLAS_COMPUTE_16F : CUBLAS_COMPUTE_32F,
                 CUBLAS_GEMM_DEFAULT));
-          },
-          {}};
+          }};
 }
 
 void CublasProviders::reference(const ProblemBuffers& buffers, int set, cudaStream_t stream) {
@@ -69,8 +68,7 @@ TimedCall CublasProviders::lt_matmul(const ProblemBuffers& buffers, int slot,
   return {fmt::format("cublaslt_algo{}", algorithm.rank), [this, &matmul, in, algorithm](cudaStream_t stream) {
             matmul.enqueue(lt_handle_, algorithm.algo, in.a, in.b, in.c, workspace_.get(), workspace_.bytes(),
                            stream);
-          },
-          {}};
+          }};
 }
 
 }  // namespace cl2
