@@ -129,6 +129,11 @@ std::vector<std::vector<BuiltCandidate>> compile_stage(const TuneOptions& option
   return built;
 }
 
+namespace {
+
+// Plans and compiles batch `batch` of `plan` for session `s` into its slots of `built`, seeded (where
+// the search takes seeds) by the winners `seeds_db` holds for shapes outside batch `tuning` (the
+// one the GPU tunes meanwhile, if any); the candidates planned (race rounds included).
 std::size_t compile_batch(const TuneOptions& options, TuneSession& s, const TuningDb* seeds_db,
                           const BatchPlan& plan, std::size_t batch, std::optional<std::size_t> tuning,
                           std::vector<std::vector<BuiltCandidate>>& built, Progress& progress, bool foreground) {
@@ -153,16 +158,32 @@ std::size_t compile_batch(const TuneOptions& options, TuneSession& s, const Tuni
   return planned;
 }
 
+// Batch `batch` for every session (identical GPUs find the kernels in the cache); the candidates
+// planned for the first. Seeds come from `seeds_db`, or where it is null from each session's own
+// connection.
+std::size_t compile_for_sessions(const TuneOptions& options, const std::vector<std::unique_ptr<TuneSession>>& sessions,
+                                 const TuningDb* seeds_db, const BatchPlan& plan, std::size_t batch,
+                                 std::optional<std::size_t> tuning,
+                                 std::vector<std::vector<std::vector<BuiltCandidate>>>& built, Progress& progress,
+                                 bool foreground) {
+  std::size_t planned = 0;
+  for (std::size_t d = 0; d < sessions.size(); ++d) {
+    TuneSession& s = *sessions[d];
+    const std::size_t n = compile_batch(options, s, seeds_db ? seeds_db : s.db.get(), plan, batch, tuning, built[d],
+                                        progress, foreground);
+    if (d == 0) planned = n;
+  }
+  return planned;
+}
+
+}  // namespace
+
 std::size_t compile_waited(const TuneOptions& options, const std::vector<std::unique_ptr<TuneSession>>& sessions,
                            const BatchPlan& plan, std::size_t batch,
                            std::vector<std::vector<std::vector<BuiltCandidate>>>& built, Progress& progress) {
   const auto start = std::chrono::steady_clock::now();
-  std::size_t planned = 0;
-  for (std::size_t d = 0; d < sessions.size(); ++d) {
-    TuneSession& s = *sessions[d];
-    const std::size_t n = compile_batch(options, s, s.db.get(), plan, batch, std::nullopt, built[d], progress, true);
-    if (d == 0) planned = n;
-  }
+  const std::size_t planned =
+      compile_for_sessions(options, sessions, nullptr, plan, batch, std::nullopt, built, progress, true);
   sessions.front()->stages->add(RunStage::Compiling, seconds_since(start));
   return planned;
 }
@@ -170,16 +191,13 @@ std::size_t compile_waited(const TuneOptions& options, const std::vector<std::un
 void BackgroundBatch::start(const TuneOptions& options, const std::vector<std::unique_ptr<TuneSession>>& sessions,
                             const BatchPlan& plan, std::size_t batch, std::size_t tuning,
                             std::vector<std::vector<std::vector<BuiltCandidate>>>& built, Progress& progress) {
-  result_ = std::async(std::launch::async, [&options, &sessions, &plan, batch, tuning, &built, &progress] {
+  if (plan.seeded && !seeds_db_) seeds_db_ = TuningDb::open(options.db_path, DbMode::ReadOnly);
+  // Unseeded, no batch reads the database (compile_batch asks for seeds only where the search takes
+  // them); seeded, through this connection, used by one batch at a time.
+  const TuningDb* seeds_db = seeds_db_.get();
+  result_ = std::async(std::launch::async, [&options, &sessions, seeds_db, &plan, batch, tuning, &built, &progress] {
     lower_this_thread_priority();
-    const auto seeds_db = plan.seeded ? TuningDb::open(options.db_path, DbMode::ReadOnly) : nullptr;
-    std::size_t planned = 0;
-    for (std::size_t d = 0; d < sessions.size(); ++d) {
-      const std::size_t n =
-          compile_batch(options, *sessions[d], seeds_db.get(), plan, batch, tuning, built[d], progress, false);
-      if (d == 0) planned = n;
-    }
-    return planned;
+    return compile_for_sessions(options, sessions, seeds_db, plan, batch, tuning, built, progress, false);
   });
 }
 

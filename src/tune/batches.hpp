@@ -42,13 +42,6 @@ std::vector<std::vector<BuiltCandidate>> compile_stage(const TuneOptions& option
                                                        Progress& progress, const std::string& label,
                                                        bool foreground);
 
-// Plans and compiles batch `batch` of `plan` for session `s` into its slots of `built`, seeded (where
-// the search takes seeds) by the winners `seeds_db` holds for shapes outside batch `tuning` (the
-// one the GPU tunes meanwhile, if any); the candidates planned (race rounds included).
-std::size_t compile_batch(const TuneOptions& options, TuneSession& s, const TuningDb* seeds_db,
-                          const BatchPlan& plan, std::size_t batch, std::optional<std::size_t> tuning,
-                          std::vector<std::vector<BuiltCandidate>>& built, Progress& progress, bool foreground);
-
 // Compiles batch `batch` for every session (identical GPUs find the kernels in the cache) in this
 // thread, the run waiting on it: its time counts as compiling. The candidates planned for the
 // first session.
@@ -71,6 +64,7 @@ class BackgroundBatch {
 
  private:
   std::future<std::size_t> result_;
+  std::unique_ptr<TuningDb> seeds_db_;  // opened by the first seeded batch, kept for the later ones
 };
 
 }  // namespace cl2
