@@ -40,7 +40,7 @@ void tell_if_untraced(TuneSession& s, const std::optional<CallTrace>& trace) {
 }
 
 // `record` timed as `stats` say, its trace judged against that time.
-BaselineRecord timed_as(BaselineRecord record, const TimingStats& stats) {
+BaselineRecord with_times(BaselineRecord record, const TimingStats& stats) {
   record.time_us = stats.median_us;
   record.spread_pct = stats.spread_pct;
   record.samples = stats.samples;
@@ -81,7 +81,7 @@ void prepare_worker(TuneSession& s, const Problem& problem) {
     record.detail = b.detail;
     record.lt_algo = b.lt_algo;
     record.trace = b.trace;
-    s.baselines.push_back(timed_as(std::move(record), b.stats));
+    s.baselines.push_back(with_times(std::move(record), b.stats));
     tell_if_untraced(s, b.trace);
     if (!s.baselines.back().trace_flag.empty())
       s.progress->line(fmt::format("  {} on {}: {}", to_string(b.provider), problem.text(), s.baselines.back().trace_flag));
@@ -94,7 +94,7 @@ void prepare_worker(TuneSession& s, const Problem& problem) {
 void store_final_baselines(TuneSession& s, const FinalReply& final_times) {
   for (auto& record : s.baselines)
     if (const auto it = final_times.times.find(record.provider); it != final_times.times.end())
-      record = timed_as(std::move(record), it->second);
+      record = with_times(std::move(record), it->second);
   store_baselines(s, s.baselines);
 }
 
