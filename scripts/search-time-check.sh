@@ -12,6 +12,10 @@
 # Writes $OUT/{old,new}.sqlite and .log, $OUT/timing-new.jsonl and $OUT/search-time.md.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
+if [ -n "${OLD_TOOL:-}" ] && [ ! -x "$OLD_TOOL" ]; then
+  echo "OLD_TOOL=$OLD_TOOL: no such program; build one with OLD_COMMIT=<rev> scripts/carry-build.sh, or leave OLD_TOOL out" >&2
+  exit 2
+fi
 source scripts/carry-env.sh
 SHAPES=${SHAPES:-configs/shapes/grid-1000-sample100.json}
 OLD_TOOL=${OLD_TOOL:-}

@@ -41,13 +41,25 @@ def estimated_rounds(m, max_error, on_ratios):
     return own if m["reason"] != "out_of_time" else min(own, calls[0]["samples"])
 
 
-def main(path):
+def read_log(path):
     groups = defaultdict(list)
-    with open(path) as f:
-        for line in f:
-            if line.strip():
-                m = json.loads(line)
-                groups[rule_name(m["rule"])].append(m)
+    try:
+        with open(path) as f:
+            for number, line in enumerate(f, 1):
+                if line.strip():
+                    m = json.loads(line)
+                    groups[rule_name(m["rule"])].append(m)
+    except OSError as e:
+        sys.exit("%s: %s; give the file CL2_TIMING_LOG named" % (path, e.strerror))
+    except (ValueError, KeyError) as e:
+        sys.exit("%s line %d: not a timing-log record (%s); give the file CL2_TIMING_LOG named" % (path, number, e))
+    if not groups:
+        sys.exit("%s: no measurements; was CL2_TIMING_LOG set for the run?" % path)
+    return groups
+
+
+def main(path):
+    groups = read_log(path)
     print("| rule | measurements | rounds (mean) | settled / capped / out of time | setup s (mean) | wall s (total) |")
     print("| :--- | ---: | ---: | :--- | ---: | ---: |")
     for name, ms in sorted(groups.items()):
