@@ -1,8 +1,8 @@
 // Traced kernels and the judgement made with them (core/call_trace): a call whose event time is
 // below its kernels' duration per call beyond the tolerance, or that ran a kernel on a stream it
 // was not given, is flagged; an untraced call is never flagged; the JSON form round-trips, and a
-// trace stored before traces covered several calls reads as one call. Also CUPTI's records of a
-// traced sample grouped into its trace (core/kernel_activity).
+// trace stored before traces covered several calls reads as one call (and without a timed pass).
+// Also CUPTI's records of a traced sample grouped into its trace (core/kernel_activity).
 #include <gtest/gtest.h>
 
 #include "core/call_trace.hpp"
@@ -94,7 +94,9 @@ TEST(CallTrace, UntracedCallIsNeverFlagged) {
 }
 
 TEST(CallTrace, JsonRoundTripsTracedAndAbsent) {
-  for (const CallTrace& trace : {split_k(), CallTrace{{kernel("cl2_gemm", 3.5, kOther, 2)}, "", 2},
+  CallTrace timed_pass = split_k();
+  timed_pass.sample_pass = PassTiming{48.5, 47.25};
+  for (const CallTrace& trace : {split_k(), timed_pass, CallTrace{{kernel("cl2_gemm", 3.5, kOther, 2)}, "", 2},
                                  absent_trace("CUPTI cuptiActivityEnable failed: CUPTI_ERROR_INSUFFICIENT_PRIVILEGES")}) {
     const nlohmann::json wire = nlohmann::json::parse(to_json(trace).dump());
     EXPECT_EQ(call_trace_from_json(wire), trace) << wire.dump();
@@ -112,6 +114,7 @@ TEST(CallTrace, TraceStoredBeforeSamplesReadsAsOneCall) {
   const CallTrace old = call_trace_from_json(stored);
   EXPECT_EQ(old.calls, 1);
   EXPECT_DOUBLE_EQ(old.kernel_us_per_call(), 45.0);
+  EXPECT_EQ(old.sample_pass, std::nullopt);  // nor was its pass timed
 }
 
 TEST(KernelActivity, RecordsOfASampleGroupIntoOneEntryPerKernelStreamAndGeometry) {

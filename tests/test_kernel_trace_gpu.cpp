@@ -1,6 +1,7 @@
 // Kernel tracing on a real GPU (skipped, with the reason, where there is none): a deliberately
 // two-stream call, half its work on the stream it is given and the other half on a side stream
-// made for the test, is flagged; the same work on the given stream alone is not.
+// made for the test, is flagged; the same work on the given stream alone is not, and its timed
+// sample replayed with CUPTI on has events that agree with its kernels within 3%.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -56,6 +57,12 @@ TEST(KernelTraceGpu, TwoStreamCallIsFlaggedAndOneStreamCallIsNot) {
   EXPECT_EQ(one_trace.calls, one_stream.calls_per_sample);
   EXPECT_EQ(timing_flag(one_stream.median_us, one_trace), "")
       << one_stream.median_us << " us against " << one_trace.kernel_us_per_call() << " us per call traced";
+  // The timed sample replayed with CUPTI on: its own events see its kernels and little more (the
+  // gaps between ~200 us launches in a graph are well under 1%).
+  ASSERT_TRUE(one_trace.sample_pass.has_value());
+  EXPECT_NEAR(one_trace.sample_pass->event_us / one_trace.sample_pass->kernel_us, 1.0, 0.03)
+      << one_trace.sample_pass->event_us << " us of events against " << one_trace.sample_pass->kernel_us
+      << " us of kernels";
 
   // Two streams: the GEMM on the given stream, then once more on the side stream once the first is
   // done, so the given stream's events see exactly half the work.
@@ -78,6 +85,7 @@ TEST(KernelTraceGpu, TwoStreamCallIsFlaggedAndOneStreamCallIsNot) {
                           [](const TracedKernel& k) { return !k.on_given_stream; }));
   const std::string flag = timing_flag(event_us, two_trace);
   EXPECT_NE(flag.find("on a stream other than the one it was given"), std::string::npos) << flag;
+  EXPECT_FALSE(two_trace.sample_pass.has_value());  // its graph would not hold the side stream's work
 
   // The times alone give it away too: the events saw half of what the call ran.
   CallTrace streams_unknown = two_trace;

@@ -1,9 +1,11 @@
 #pragma once
-// `bench --trace-kernels`: each traced call's offline GPU time per call (CUDA events around graph
-// replays) held against its kernels' time per call as CUPTI recorded them in a replay of one
-// timed sample, for trace.md, trace.json and a section of summary.md. Ratio = event time / CUPTI
-// kernel time: at or a little above 1 for a call whose events see all its work (the gaps between
-// launches count in the events only), well below 1 for one whose events miss work.
+// `bench --trace-kernels`: each traced call's kernel time per call as CUPTI recorded it, held
+// against event GPU time per call, for trace.md, trace.json and a section of summary.md. Twice:
+// against the offline GPU time (events around the timed graph replays; the flag's comparison),
+// and against the events of the traced replay itself (one pass, one clock; the agreement). Ratio =
+// event time / CUPTI kernel time: at or a little above 1 for a call whose events see all its work
+// (the gaps between launches count in the events only), well below 1 for one whose events miss
+// work.
 #include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
@@ -24,7 +26,13 @@ struct TraceComparison {
   double event_us = 0;   // offline GPU time per call; NaN where the call has none
   double kernel_us = 0;  // CUPTI's kernel time per call; NaN where the trace is absent
   double ratio = 0;      // event_us / kernel_us; NaN where either is
+  // The traced replay of one timed sample (CallTrace::sample_pass), per call; NaN where the trace
+  // has none (a kernel on another stream, or traced before it was recorded).
+  double pass_event_us = 0, pass_kernel_us = 0, pass_ratio = 0;
   std::string flag;      // timing_flag's verdict, "" when none
+
+  // The ratio the agreement is judged by: the same pass's where there is one, else `ratio`.
+  double agreement_ratio() const;
 };
 
 // Every traced call of the run, in the run's shape order and its trace order.
@@ -32,12 +40,14 @@ std::vector<TraceComparison> trace_comparisons(const BenchView& view);
 
 // How far a set of comparisons agree.
 struct TraceAgreement {
-  int traced = 0, absent = 0, within = 0, flagged = 0;  // within: |ratio - 1| <= kTraceAgreement
-  const TraceComparison* worst = nullptr;               // the largest |ratio - 1|
+  int traced = 0, absent = 0, within = 0, flagged = 0;  // within: |agreement_ratio - 1| <= kTraceAgreement
+  int same_pass = 0;                                    // of the traced: judged by their own pass
+  const TraceComparison* worst = nullptr;               // the largest |agreement_ratio - 1|
 };
 // Over `comparisons` of `provider`, or of all providers when nullopt.
 TraceAgreement trace_agreement(const std::vector<TraceComparison>& comparisons, std::optional<Provider> provider);
-// "ours: 125 traced; 123 of 125 within 3%; max |ratio - 1| 3.40% (64x64x64 tn f32, ratio 0.966); 0 flagged"
+// "ours: 125 traced (125 by their own pass); 123 of 125 within 3%; max |ratio - 1| 3.40% (64x64x64
+// tn f32, ratio 0.966); 0 flagged"
 std::string agreement_line(const std::string& label, const TraceAgreement& agreement);
 
 std::string render_trace_markdown(const BenchView& view);  // trace.md

@@ -56,13 +56,17 @@ nlohmann::json to_json(const CallTrace& trace) {
                        {"block", k.block},
                        {"launches", k.launches},
                        {"duration_us", k.duration_us}});
-  return {{"kernels", kernels}, {"calls", trace.calls}};
+  nlohmann::json j = {{"kernels", kernels}, {"calls", trace.calls}};
+  if (const auto& pass = trace.sample_pass) j["sample_pass"] = {{"event_us", pass->event_us}, {"kernel_us", pass->kernel_us}};
+  return j;
 }
 
 CallTrace call_trace_from_json(const nlohmann::json& j) {
   if (j.contains("absent")) return absent_trace(j.at("absent").get<std::string>());
   CallTrace trace;
   trace.calls = j.value("calls", 1);
+  if (const auto pass = j.find("sample_pass"); pass != j.end() && !pass->is_null())
+    trace.sample_pass = PassTiming{pass->at("event_us").get<double>(), pass->at("kernel_us").get<double>()};
   for (const auto& k : j.at("kernels"))
     trace.kernels.push_back({k.at("name").get<std::string>(), k.at("stream_id").get<std::uint32_t>(),
                              k.at("on_given_stream").get<bool>(), k.at("grid").get<std::array<int, 3>>(),

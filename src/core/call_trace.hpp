@@ -25,12 +25,27 @@ struct TracedKernel {
   bool operator==(const TracedKernel&) const = default;
 };
 
+// One traced pass of a call's `calls` back-to-back launches, timed twice: by two events on the
+// given stream around it, and by CUPTI's kernel records within it (summed). Both from the same
+// launches at the same clocks, so they differ only by the gaps between kernels, which events count.
+struct PassTiming {
+  double event_us = 0;
+  double kernel_us = 0;
+  bool operator==(const PassTiming&) const = default;
+};
+
 struct CallTrace {
   std::vector<TracedKernel> kernels;  // in the order of their first launch
   std::string absent;                 // why there is no trace (no CUPTI, no permission...); empty when traced
   // The back-to-back calls the kernels are of: as many as one timed sample launches. 1 in traces
   // recorded before the traced pass replayed a sample (one launch alone).
   int calls = 1;
+  // The calls launched as one timed sample launches them (a graph replay; under the flush policy
+  // one launch after the flush), traced and timed: where the kernels' time is held against event
+  // time without the clock drift between a timed sample and the trace. nullopt where that pass was
+  // not made (a kernel ran on another stream, whose graph capture would differ) or in traces
+  // recorded before it was.
+  std::optional<PassTiming> sample_pass{};
   bool operator==(const CallTrace&) const = default;
 
   bool traced() const { return absent.empty(); }
@@ -63,9 +78,10 @@ std::string timing_flag(double event_us_per_call, const CallTrace& trace);
 // another stream is caught exactly by the stream check whatever the times.
 inline constexpr double kTraceTolerance = 0.25;
 
-// {"kernels": [...], "calls": n} or {"absent": "why"}; call_trace_from_json throws
-// nlohmann::json::exception for a missing or mistyped field, and reads a trace without "calls"
-// (recorded before it was) as one call.
+// {"kernels": [...], "calls": n, "sample_pass": {"event_us": e, "kernel_us": k}} or
+// {"absent": "why"}; call_trace_from_json throws nlohmann::json::exception for a missing or
+// mistyped field, and reads a trace without "calls" (recorded before it was) as one call, one
+// without "sample_pass" as without that pass.
 nlohmann::json to_json(const CallTrace& trace);
 CallTrace call_trace_from_json(const nlohmann::json& j);
 // The trace at `key` of `object`; nullopt where the key is missing or null (written before traces

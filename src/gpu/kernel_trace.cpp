@@ -12,6 +12,7 @@
 
 #include "core/kernel_activity.hpp"
 #include "gpu/cuda_check.hpp"
+#include "gpu/cuda_event.hpp"
 
 namespace cl2 {
 
@@ -117,6 +118,7 @@ CallTrace KernelTracer::trace(cudaStream_t stream, const std::function<void(cuda
     callbacks_registered_ = true;
   }
   std::uint32_t given_stream = 0;
+  double pass_us = 0;
   {
     KernelRecordsOn records(api);
     if (const CUptiResult status = records.enable(); status != CUPTI_SUCCESS) {
@@ -130,12 +132,18 @@ CallTrace KernelTracer::trace(cudaStream_t stream, const std::function<void(cuda
       refused_ = cupti_refusal(api, "cuptiGetStreamIdEx", status);
       return absent_trace(refused_);
     }
+    const Event pass_start, pass_stop;
+    CL2_CUDA(cudaEventRecord(pass_start.get(), stream));
     launches(stream);
+    CL2_CUDA(cudaEventRecord(pass_stop.get(), stream));
     CL2_CUDA(cudaDeviceSynchronize());
+    pass_us = 1000.0 * elapsed_ms(pass_start, pass_stop);
   }
   std::vector<KernelActivity> records = take_records();
   if (records.empty()) return absent_trace("CUPTI recorded no kernel of the call");
-  return trace_of_calls(std::move(records), given_stream, calls);
+  CallTrace trace = trace_of_calls(std::move(records), given_stream, calls);
+  trace.sample_pass = PassTiming{pass_us, trace.duration_us()};
+  return trace;
 }
 
 }  // namespace cl2

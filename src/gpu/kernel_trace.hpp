@@ -23,8 +23,8 @@ class KernelTracer {
   explicit KernelTracer(const CuptiLibrary& cupti) : cupti_(&cupti) {}
 
   // Runs `launches` on `stream` (it launches `calls` calls back to back) with kernel records on,
-  // waits for the whole device (work the calls put on other streams included) and returns the
-  // kernels they ran. CUDA errors of the calls throw GpuError as usual; CUPTI's own failures make
+  // between two events on `stream`, waits for the whole device (work the calls put on other
+  // streams included) and returns the kernels they ran, the pass's times as its sample_pass. CUDA errors of the calls throw GpuError as usual; CUPTI's own failures make
   // an absent trace instead (without a launch, or any CUDA call where CUPTI is missing or refuses
   // to start), and once CUPTI has refused, every later trace of this tracer is absent for the
   // same reason.

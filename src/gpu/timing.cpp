@@ -7,6 +7,7 @@
 #include <numeric>
 #include <optional>
 
+#include "gpu/call_graph.hpp"
 #include "gpu/call_timing.hpp"
 #include "gpu/cuda_check.hpp"
 #include "gpu/cuda_event.hpp"
@@ -15,40 +16,8 @@
 
 namespace cl2 {
 
-namespace {
-
-class Graph {
- public:
-  Graph(const TimedCall& call, int copies, cudaStream_t stream) {
-    CL2_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
-    try {
-      for (int i = 0; i < copies; ++i) call.launch_number(i)(stream);
-    } catch (...) {
-      cudaGraph_t broken = nullptr;
-      cudaStreamEndCapture(stream, &broken);
-      if (broken) cudaGraphDestroy(broken);
-      throw;
-    }
-    CL2_CUDA(cudaStreamEndCapture(stream, &graph_));
-    CL2_CUDA(cudaGraphInstantiate(&exec_, graph_, 0));
-  }
-  ~Graph() {
-    if (exec_) cudaGraphExecDestroy(exec_);
-    if (graph_) cudaGraphDestroy(graph_);
-  }
-  Graph(const Graph&) = delete;
-  Graph& operator=(const Graph&) = delete;
-  void launch(cudaStream_t stream) const { CL2_CUDA(cudaGraphLaunch(exec_, stream)); }
-
- private:
-  cudaGraph_t graph_ = nullptr;
-  cudaGraphExec_t exec_ = nullptr;
-};
-
-}  // namespace
-
 struct KeptReplay::Held {
-  std::unique_ptr<Graph> graph;
+  std::unique_ptr<CallGraph> graph;
   int copies = 1;
   double replay_target_us = 0;
 };
@@ -76,7 +45,7 @@ std::vector<TimingStats> IntervalTimer::interleaved(const std::vector<TimedCall>
   // its rotation, so that every copy of the operands is read as often. A call whose graph was
   // kept at this replay target has done both.
   std::vector<int> copies(calls.size(), 1);
-  std::vector<const Graph*> graphs(calls.size(), nullptr);
+  std::vector<const CallGraph*> graphs(calls.size(), nullptr);
   for (std::size_t i = 0; i < calls.size(); ++i) {
     KeptReplay* kept = flusher ? nullptr : calls[i].kept;
     if (kept && kept->held_ && kept->held_->replay_target_us == rule.replay_target_us) {
@@ -91,10 +60,10 @@ std::vector<TimingStats> IntervalTimer::interleaved(const std::vector<TimedCall>
     const int wanted = int(std::clamp(rule.replay_target_us / once_us, 1.0, 200.0));
     copies[i] = std::max(1, (wanted + turn - 1) / turn) * turn;
   }
-  std::vector<std::unique_ptr<Graph>> owned;
+  std::vector<std::unique_ptr<CallGraph>> owned;
   for (std::size_t i = 0; i < calls.size() && !flusher; ++i) {
     if (graphs[i]) continue;
-    auto graph = std::make_unique<Graph>(calls[i], copies[i], stream_);
+    auto graph = std::make_unique<CallGraph>(calls[i], copies[i], stream_);
     graph->launch(stream_);  // the first replay uploads the graph
     graphs[i] = graph.get();
     if (KeptReplay* kept = calls[i].kept) {

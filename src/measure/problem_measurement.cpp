@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "core/verification.hpp"
+#include "gpu/call_graph.hpp"
 #include "gpu/cuda_check.hpp"
 
 namespace cl2 {
@@ -217,13 +218,27 @@ std::vector<TimingStats> ProblemMeasurement::time_interleaved(const std::vector<
 
 CallTrace ProblemMeasurement::trace_kernels(const TimedCall& call, int calls) {
   // The tracer synchronizes before its launches, so the flush is done and not among them.
-  if (problem().l2 == L2Policy::Flush) gpu_.l2_flusher().flush(gpu_.stream);
-  return gpu_.tracer.trace(
+  const bool flushed = problem().l2 == L2Policy::Flush;
+  if (flushed) gpu_.l2_flusher().flush(gpu_.stream);
+  // Launched one by one, as the call would be outside a graph: work it puts on another stream
+  // runs here, where the trace sees it (captured into a graph, it would run at capture time).
+  CallTrace trace = gpu_.tracer.trace(
       gpu_.stream,
       [&](cudaStream_t stream) {
         for (int i = 0; i < calls; ++i) call.launch_number(i)(stream);
       },
       calls);
+  if (flushed || !trace.traced()) return trace;  // a flushed sample is that one launch: its pass stands
+  trace.sample_pass.reset();
+  if (!std::all_of(trace.kernels.begin(), trace.kernels.end(), [](const TracedKernel& k) { return k.on_given_stream; }))
+    return trace;
+  // A timed sample replays these launches as one graph (gpu/timing); replayed so once more, after
+  // the replay that uploads it, as the timer does.
+  const CallGraph graph(call, calls, gpu_.stream);
+  graph.launch(gpu_.stream);
+  const CallTrace replay = gpu_.tracer.trace(gpu_.stream, [&](cudaStream_t stream) { graph.launch(stream); }, calls);
+  trace.sample_pass = replay.sample_pass;
+  return trace;
 }
 
 CallCounters ProblemMeasurement::count(const TimedCall& call) { return gpu_.counters.measure(gpu_.stream, call.launch); }
