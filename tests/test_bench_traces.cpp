@@ -121,7 +121,7 @@ TEST(BenchTraces, ReportWritesTraceFilesAndASummarySection) {
             std::string::npos)
       << markdown;
   EXPECT_EQ(row_cells(markdown, "64x64x64 tn f32", "ours"),
-            (std::vector<std::string>{"64x64x64 tn f32", "ours", "2.020", "2.000", "1.010", "-", "-", "-", "8", "cl2_gemm", ""}))
+            (std::vector<std::string>{"64x64x64 tn f32", "ours", "2.020", "2.000", "1.010", "-", "-", "-", "-", "8", "cl2_gemm", ""}))
       << markdown;
   EXPECT_NE(markdown.find("absent: CUPTI cuptiActivityEnable failed"), std::string::npos);
   EXPECT_NE(markdown.find("flagged: event time 2.50 us per call is below"), std::string::npos);
@@ -146,7 +146,7 @@ TEST(BenchTraces, AgreementIsJudgedByTheTracedSampleItselfWhereThereIsOne) {
   // while the traced replay's own events saw 1% more than its kernels: it agrees, by its own pass.
   BenchRun run = traced_run();
   CallTrace drifted = sample_trace("cl2_gemm", 240.0, 2);
-  drifted.sample_pass = PassTiming{2 * 242.4, 2 * 240.0};
+  drifted.sample_pass = PassTiming{2 * 242.4, 2 * 240.0, 2 * 242.0};
   run.shapes[1].timings[0] = offline(Provider::Ours, 204.0);
   run.shapes[1].traces[0].trace = drifted;
   const BenchView view = make_bench_view(run);
@@ -159,16 +159,18 @@ TEST(BenchTraces, AgreementIsJudgedByTheTracedSampleItselfWhereThereIsOne) {
   EXPECT_EQ(large.flag, "");
   EXPECT_NEAR(find(all, "64x64x64", Provider::Ours).agreement_ratio(), 1.01, 1e-12);  // no pass: the timed ratio
   EXPECT_EQ(agreement_line("ours", trace_agreement(all, Provider::Ours)),
-            "ours: 2 traced (1 by their own pass); 2 of 2 within 3%; max |ratio - 1| 1.00% (64x64x64 tn f32, ratio "
+            "ours: 2 traced (1 by their own pass, 1 of them within 3% of CUPTI's span); 2 of 2 within 3%; max |ratio - 1| 1.00% (64x64x64 tn f32, ratio "
             "1.010); 0 flagged");
 
   TempDir dir;
   write_bench_outputs(run, dir.file("out"));
   EXPECT_EQ(row_cells(read_bytes(dir.file("out/trace.md")), "4096x4096x4096 tn f32", "ours"),
             (std::vector<std::string>{"4096x4096x4096 tn f32", "ours", "204.000", "240.000", "0.850", "242.400",
-                                      "240.000", "1.010", "2", "cl2_gemm", ""}));
+                                      "242.000", "240.000", "1.010", "2", "cl2_gemm", ""}));
   const auto json = nlohmann::json::parse(read_bytes(dir.file("out/trace.json")));
   EXPECT_EQ(json.at("same_pass"), 1);
+  EXPECT_EQ(json.at("same_pass_span_within"), 1);
+  EXPECT_NEAR(json.at("calls")[3].at("same_pass_span_us_per_call").get<double>(), 242.0, 1e-9);
   EXPECT_NEAR(json.at("calls")[3].at("same_pass_ratio").get<double>(), 1.01, 1e-12);
   EXPECT_TRUE(json.at("calls")[0].at("same_pass_ratio").is_null());
 }

@@ -95,7 +95,7 @@ TEST(CallTrace, UntracedCallIsNeverFlagged) {
 
 TEST(CallTrace, JsonRoundTripsTracedAndAbsent) {
   CallTrace timed_pass = split_k();
-  timed_pass.sample_pass = PassTiming{48.5, 47.25};
+  timed_pass.sample_pass = PassTiming{48.5, 47.25, 48.0};
   for (const CallTrace& trace : {split_k(), timed_pass, CallTrace{{kernel("cl2_gemm", 3.5, kOther, 2)}, "", 2},
                                  absent_trace("CUPTI cuptiActivityEnable failed: CUPTI_ERROR_INSUFFICIENT_PRIVILEGES")}) {
     const nlohmann::json wire = nlohmann::json::parse(to_json(trace).dump());
@@ -138,4 +138,6 @@ TEST(KernelActivity, RecordsOfASampleGroupIntoOneEntryPerKernelStreamAndGeometry
   EXPECT_FALSE(trace.kernels[2].on_given_stream);
   EXPECT_DOUBLE_EQ(trace.kernel_us_per_call(), (0.8 + 0.1 + 0.05) / 3);
   EXPECT_NE(timing_flag(100.0, trace).find("on a stream other than the one it was given"), std::string::npos);
+  EXPECT_DOUBLE_EQ(span_us(records), 2.55);  // 100 ns to 2650 ns; the unstamped launch does not count
+  EXPECT_DOUBLE_EQ(span_us({}), 0.0);
 }

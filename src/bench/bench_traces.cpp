@@ -50,7 +50,8 @@ std::string reading_guide() {
       "the kernels of a pass of the same number of calls launched one by one right after the timing "
       "(the pass that shows work on other streams); at the power cap the clocks drift between the "
       "two. Same pass: one timed sample replayed once more with CUPTI on, its events against its "
-      "kernels, at one clock. Ratio = event / CUPTI: the events also count the gaps between "
+      "kernels at one clock: CUPTI's span (first kernel start to last kernel end) and its kernels' "
+      "summed time, which is below the span by the gaps between kernels. Ratio = event / CUPTI: the events also count the gaps between "
       "launches, so a call whose events see all its work is at or a little above 1. \"within "
       "{:.0f}%\": |ratio - 1| at most {:.0f}%, by the same pass where there is one. A call is flagged "
       "when it ran a kernel on another stream or its timed event time is more than {:.0f}% below its "
@@ -70,7 +71,7 @@ std::vector<TraceComparison> trace_comparisons(const BenchView& view) {
   for (const auto& shape : view.shapes)
     for (const auto& traced : shape.bench().traces) {
       TraceComparison c{&shape, traced.provider, &traced.trace,
-                        shape.time_us(traced.provider, offline_mode(), Figure::Gpu), kNaN, kNaN, kNaN, kNaN, kNaN, ""};
+                        shape.time_us(traced.provider, offline_mode(), Figure::Gpu), kNaN, kNaN, kNaN, kNaN, kNaN, kNaN, ""};
       if (traced.trace.traced()) {
         c.kernel_us = traced.trace.kernel_us_per_call();
         c.ratio = c.event_us / c.kernel_us;
@@ -78,6 +79,7 @@ std::vector<TraceComparison> trace_comparisons(const BenchView& view) {
         if (const auto& pass = traced.trace.sample_pass) {
           c.pass_event_us = pass->event_us / traced.trace.calls;
           c.pass_kernel_us = pass->kernel_us / traced.trace.calls;
+          c.pass_span_us = pass->span_us / traced.trace.calls;
           c.pass_ratio = pass->event_us / pass->kernel_us;
         }
       }
@@ -97,7 +99,10 @@ TraceAgreement trace_agreement(const std::vector<TraceComparison>& comparisons, 
       continue;
     }
     ++a.traced;
-    a.same_pass += std::isfinite(c.pass_ratio) ? 1 : 0;
+    if (std::isfinite(c.pass_ratio)) {
+      ++a.same_pass;
+      a.span_within += std::abs(c.pass_event_us / c.pass_span_us - 1) <= kTraceAgreement ? 1 : 0;
+    }
     a.within += deviation(c) <= kTraceAgreement ? 1 : 0;
     a.flagged += c.flag.empty() ? 0 : 1;
     if (!a.worst || deviation(c) > deviation(*a.worst)) a.worst = &c;
@@ -107,7 +112,9 @@ TraceAgreement trace_agreement(const std::vector<TraceComparison>& comparisons, 
 
 std::string agreement_line(const std::string& label, const TraceAgreement& a) {
   std::string line = fmt::format("{}: {} traced", label, a.traced);
-  if (a.same_pass > 0) line += fmt::format(" ({} by their own pass)", a.same_pass);
+  if (a.same_pass > 0)
+    line += fmt::format(" ({} by their own pass, {} of them within {:.0f}% of CUPTI's span)", a.same_pass,
+                        a.span_within, 100 * kTraceAgreement);
   if (a.absent > 0) line += fmt::format(", {} without a trace", a.absent);
   if (!a.worst) return line;
   return line + fmt::format("; {} of {} within {:.0f}%; max |ratio - 1| {:.2f}% ({}, ratio {:.3f}); {} flagged",
@@ -125,6 +132,7 @@ std::string render_trace_markdown(const BenchView& view) {
                    {"CUPTI kernel µs/call"},
                    {"ratio"},
                    {"same pass: event µs/call"},
+                   {"CUPTI span µs/call"},
                    {"CUPTI kernel µs/call"},
                    {"ratio"},
                    {"calls traced"},
@@ -133,7 +141,7 @@ std::string render_trace_markdown(const BenchView& view) {
   for (const auto& c : comparisons)
     table.add_row({c.shape->problem().text(), std::string(provider_title(c.provider)), format_fixed(c.event_us, 3),
                    format_fixed(c.kernel_us, 3), format_fixed(c.ratio, 3), format_fixed(c.pass_event_us, 3),
-                   format_fixed(c.pass_kernel_us, 3), format_fixed(c.pass_ratio, 3),
+                   format_fixed(c.pass_span_us, 3), format_fixed(c.pass_kernel_us, 3), format_fixed(c.pass_ratio, 3),
                    c.trace->traced() ? std::to_string(c.trace->calls) : "-",
                    join_kernel_names(c.trace->kernel_names(), " + "), note(c)});
   return out + "\n" + table.markdown();
@@ -154,6 +162,7 @@ nlohmann::json render_trace_json(const BenchView& view) {
                      {"kernel_us_per_call", number_or_null(c.kernel_us)},
                      {"ratio", number_or_null(c.ratio)},
                      {"same_pass_event_us_per_call", number_or_null(c.pass_event_us)},
+                     {"same_pass_span_us_per_call", number_or_null(c.pass_span_us)},
                      {"same_pass_kernel_us_per_call", number_or_null(c.pass_kernel_us)},
                      {"same_pass_ratio", number_or_null(c.pass_ratio)},
                      {"flag", c.flag},
@@ -165,6 +174,7 @@ nlohmann::json render_trace_json(const BenchView& view) {
           {"traced", all.traced},
           {"within", all.within},
           {"same_pass", all.same_pass},
+          {"same_pass_span_within", all.span_within},
           {"flagged", all.flagged},
           {"max_abs_deviation_pct", all.worst ? number_or_null(100 * deviation(*all.worst)) : nlohmann::json(nullptr)},
           {"calls", std::move(calls)}};

@@ -28,7 +28,7 @@ struct TraceComparison {
   double ratio = 0;      // event_us / kernel_us; NaN where either is
   // The traced replay of one timed sample (CallTrace::sample_pass), per call; NaN where the trace
   // has none (a kernel on another stream, or traced before it was recorded).
-  double pass_event_us = 0, pass_kernel_us = 0, pass_ratio = 0;
+  double pass_event_us = 0, pass_kernel_us = 0, pass_span_us = 0, pass_ratio = 0;  // ratio: event / kernel
   std::string flag;      // timing_flag's verdict, "" when none
 
   // The ratio the agreement is judged by: the same pass's where there is one, else `ratio`.
@@ -42,12 +42,13 @@ std::vector<TraceComparison> trace_comparisons(const BenchView& view);
 struct TraceAgreement {
   int traced = 0, absent = 0, within = 0, flagged = 0;  // within: |agreement_ratio - 1| <= kTraceAgreement
   int same_pass = 0;                                    // of the traced: judged by their own pass
+  int span_within = 0;  // of those: events within kTraceAgreement of CUPTI's span (gaps included)
   const TraceComparison* worst = nullptr;               // the largest |agreement_ratio - 1|
 };
 // Over `comparisons` of `provider`, or of all providers when nullopt.
 TraceAgreement trace_agreement(const std::vector<TraceComparison>& comparisons, std::optional<Provider> provider);
-// "ours: 125 traced (125 by their own pass); 123 of 125 within 3%; max |ratio - 1| 3.40% (64x64x64
-// tn f32, ratio 0.966); 0 flagged"
+// "ours: 125 traced (125 by their own pass, 125 of them within 3% of CUPTI's span); 123 of 125
+// within 3%; max |ratio - 1| 3.40% (64x64x64 tn f32, ratio 0.966); 0 flagged"
 std::string agreement_line(const std::string& label, const TraceAgreement& agreement);
 
 std::string render_trace_markdown(const BenchView& view);  // trace.md

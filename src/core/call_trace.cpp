@@ -57,7 +57,8 @@ nlohmann::json to_json(const CallTrace& trace) {
                        {"launches", k.launches},
                        {"duration_us", k.duration_us}});
   nlohmann::json j = {{"kernels", kernels}, {"calls", trace.calls}};
-  if (const auto& pass = trace.sample_pass) j["sample_pass"] = {{"event_us", pass->event_us}, {"kernel_us", pass->kernel_us}};
+  if (const auto& pass = trace.sample_pass)
+    j["sample_pass"] = {{"event_us", pass->event_us}, {"kernel_us", pass->kernel_us}, {"span_us", pass->span_us}};
   return j;
 }
 
@@ -66,7 +67,8 @@ CallTrace call_trace_from_json(const nlohmann::json& j) {
   CallTrace trace;
   trace.calls = j.value("calls", 1);
   if (const auto pass = j.find("sample_pass"); pass != j.end() && !pass->is_null())
-    trace.sample_pass = PassTiming{pass->at("event_us").get<double>(), pass->at("kernel_us").get<double>()};
+    trace.sample_pass = PassTiming{pass->at("event_us").get<double>(), pass->at("kernel_us").get<double>(),
+                                   pass->at("span_us").get<double>()};
   for (const auto& k : j.at("kernels"))
     trace.kernels.push_back({k.at("name").get<std::string>(), k.at("stream_id").get<std::uint32_t>(),
                              k.at("on_given_stream").get<bool>(), k.at("grid").get<std::array<int, 3>>(),

@@ -25,12 +25,15 @@ struct TracedKernel {
   bool operator==(const TracedKernel&) const = default;
 };
 
-// One traced pass of a call's `calls` back-to-back launches, timed twice: by two events on the
-// given stream around it, and by CUPTI's kernel records within it (summed). Both from the same
-// launches at the same clocks, so they differ only by the gaps between kernels, which events count.
+// One traced pass of a call's `calls` back-to-back launches, timed by two events on the given
+// stream around it and by CUPTI's kernel records within it, the same launches at the same clocks:
+// the kernels' summed time (busy), and the window from the first kernel's start to the last one's
+// end (span). Events see the span and a little more (the first launch's start and the last one's
+// end); busy is below the span by the gaps between kernels.
 struct PassTiming {
   double event_us = 0;
   double kernel_us = 0;
+  double span_us = 0;
   bool operator==(const PassTiming&) const = default;
 };
 
@@ -78,7 +81,7 @@ std::string timing_flag(double event_us_per_call, const CallTrace& trace);
 // another stream is caught exactly by the stream check whatever the times.
 inline constexpr double kTraceTolerance = 0.25;
 
-// {"kernels": [...], "calls": n, "sample_pass": {"event_us": e, "kernel_us": k}} or
+// {"kernels": [...], "calls": n, "sample_pass": {"event_us": e, "kernel_us": k, "span_us": s}} or
 // {"absent": "why"}; call_trace_from_json throws nlohmann::json::exception for a missing or
 // mistyped field, and reads a trace without "calls" (recorded before it was) as one call, one
 // without "sample_pass" as without that pass.

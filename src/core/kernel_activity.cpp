@@ -1,6 +1,7 @@
 #include "core/kernel_activity.hpp"
 
 #include <algorithm>
+#include <cstdint>
 
 namespace cl2 {
 
@@ -20,6 +21,16 @@ CallTrace trace_of_calls(std::vector<KernelActivity> records, std::uint32_t give
     if (r.end_ns > r.start_ns) same->duration_us += double(r.end_ns - r.start_ns) * 1e-3;
   }
   return trace;
+}
+
+double span_us(const std::vector<KernelActivity>& records) {
+  std::uint64_t first = UINT64_MAX, last = 0;
+  for (const auto& r : records) {
+    if (r.end_ns <= r.start_ns) continue;  // not stamped
+    first = std::min(first, r.start_ns);
+    last = std::max(last, r.end_ns);
+  }
+  return last > first ? double(last - first) * 1e-3 : 0.0;
 }
 
 }  // namespace cl2

@@ -24,4 +24,8 @@ struct KernelActivity {
 // in the order of their first launch, with their durations summed.
 CallTrace trace_of_calls(std::vector<KernelActivity> records, std::uint32_t given_stream, int calls);
 
+// From the first stamped kernel start to the last stamped kernel end, in microseconds: the window
+// the GPU ran the records' kernels in, gaps between them included; 0 where none is stamped.
+double span_us(const std::vector<KernelActivity>& records);
+
 }  // namespace cl2

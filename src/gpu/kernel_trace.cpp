@@ -141,8 +141,9 @@ CallTrace KernelTracer::trace(cudaStream_t stream, const std::function<void(cuda
   }
   std::vector<KernelActivity> records = take_records();
   if (records.empty()) return absent_trace("CUPTI recorded no kernel of the call");
+  const double span = span_us(records);
   CallTrace trace = trace_of_calls(std::move(records), given_stream, calls);
-  trace.sample_pass = PassTiming{pass_us, trace.duration_us()};
+  trace.sample_pass = PassTiming{pass_us, trace.duration_us(), span};
   return trace;
 }
 
