@@ -7,12 +7,14 @@
 #include <cstdlib>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <utility>
 #include <vector>
 
 #include "core/kernel_activity.hpp"
 #include "gpu/cuda_check.hpp"
 #include "gpu/cuda_event.hpp"
+#include "gpu/stream_gate.hpp"
 
 namespace cl2 {
 
@@ -103,7 +105,8 @@ class KernelRecordsOn {
 
 }  // namespace
 
-CallTrace KernelTracer::trace(cudaStream_t stream, const std::function<void(cudaStream_t)>& launches, int calls) {
+CallTrace KernelTracer::trace(cudaStream_t stream, const std::function<void(cudaStream_t)>& launches, int calls,
+                              bool hold_until_enqueued) {
   if (!cupti_) cupti_ = &cupti_library();
   if (!cupti_->api) return absent_trace(cupti_->unavailable);
   if (!refused_.empty()) return absent_trace(refused_);
@@ -133,9 +136,12 @@ CallTrace KernelTracer::trace(cudaStream_t stream, const std::function<void(cuda
       return absent_trace(refused_);
     }
     const Event pass_start, pass_stop;
+    std::optional<StreamGate> gate;
+    if (hold_until_enqueued) gate.emplace(stream);
     CL2_CUDA(cudaEventRecord(pass_start.get(), stream));
     launches(stream);
     CL2_CUDA(cudaEventRecord(pass_stop.get(), stream));
+    if (gate) gate->release();
     CL2_CUDA(cudaDeviceSynchronize());
     pass_us = 1000.0 * elapsed_ms(pass_start, pass_stop);
   }

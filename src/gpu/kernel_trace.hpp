@@ -24,11 +24,17 @@ class KernelTracer {
 
   // Runs `launches` on `stream` (it launches `calls` calls back to back) with kernel records on,
   // between two events on `stream`, waits for the whole device (work the calls put on other
-  // streams included) and returns the kernels they ran, the pass's times as its sample_pass. CUDA errors of the calls throw GpuError as usual; CUPTI's own failures make
-  // an absent trace instead (without a launch, or any CUDA call where CUPTI is missing or refuses
-  // to start), and once CUPTI has refused, every later trace of this tracer is absent for the
-  // same reason.
-  CallTrace trace(cudaStream_t stream, const std::function<void(cudaStream_t)>& launches, int calls);
+  // streams included) and returns the kernels they ran, the pass's times as its sample_pass.
+  // CUDA errors of the calls throw GpuError as usual; CUPTI's own failures make an absent trace
+  // instead (without a launch, or any CUDA call where CUPTI is missing or refuses to start), and
+  // once CUPTI has refused, every later trace of this tracer is absent for the same reason.
+  // `hold_until_enqueued`: the stream waits (gpu/stream_gate) until `launches` has enqueued
+  // everything, so the events time the GPU's work, not the host's pace: with CUPTI on, a graph
+  // launch kept the host 0.4-0.8 ms (measured on an H100), and the events of a pass not held timed
+  // that wait. Only for a few launches (one graph, one call): hundreds could fill the stream's
+  // queue while it is held, and the host would wait on it forever.
+  CallTrace trace(cudaStream_t stream, const std::function<void(cudaStream_t)>& launches, int calls,
+                  bool hold_until_enqueued = false);
 
  private:
   const CuptiLibrary* cupti_ = nullptr;  // null: the process's, once the first trace needs it

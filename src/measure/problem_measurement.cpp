@@ -227,7 +227,7 @@ CallTrace ProblemMeasurement::trace_kernels(const TimedCall& call, int calls) {
       [&](cudaStream_t stream) {
         for (int i = 0; i < calls; ++i) call.launch_number(i)(stream);
       },
-      calls);
+      calls, /*hold_until_enqueued=*/flushed);  // flushed: one launch
   if (flushed || !trace.traced()) return trace;  // a flushed sample is that one launch: its pass stands
   trace.sample_pass.reset();
   if (!std::all_of(trace.kernels.begin(), trace.kernels.end(), [](const TracedKernel& k) { return k.on_given_stream; }))
@@ -236,7 +236,8 @@ CallTrace ProblemMeasurement::trace_kernels(const TimedCall& call, int calls) {
   // the replay that uploads it, as the timer does.
   const CallGraph graph(call, calls, gpu_.stream);
   graph.launch(gpu_.stream);
-  const CallTrace replay = gpu_.tracer.trace(gpu_.stream, [&](cudaStream_t stream) { graph.launch(stream); }, calls);
+  const CallTrace replay = gpu_.tracer.trace(
+      gpu_.stream, [&](cudaStream_t stream) { graph.launch(stream); }, calls, /*hold_until_enqueued=*/true);
   trace.sample_pass = replay.sample_pass;
   return trace;
 }
