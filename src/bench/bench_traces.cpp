@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <cmath>
-#include <limits>
 #include <nlohmann/json.hpp>
 
 #include "bench/bench_summary_sections.hpp"
@@ -12,8 +11,6 @@
 
 namespace cl2 {
 namespace {
-
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 double deviation(const TraceComparison& c) { return std::abs(c.agreement_ratio() - 1); }
 
@@ -51,11 +48,11 @@ std::string reading_guide() {
       "(the pass that shows work on other streams); at the power cap the clocks drift between the "
       "two. Same pass: one timed sample replayed once more with CUPTI on, its events against its "
       "kernels at one clock: CUPTI's span (first kernel start to last kernel end) and its kernels' "
-      "summed time, which is below the span by the gaps between kernels. Ratio = event / CUPTI: the events also count the gaps between "
-      "launches, so a call whose events see all its work is at or a little above 1. \"within "
-      "{:.0f}%\": |ratio - 1| at most {:.0f}%, by the same pass where there is one. A call is flagged "
-      "when it ran a kernel on another stream or its timed event time is more than {:.0f}% below its "
-      "kernels' time.\n",
+      "summed time, which is below the span by the gaps between kernels. Ratio = event / CUPTI: the "
+      "events also count the gaps between launches, so a call whose events see all its work is at "
+      "or a little above 1. \"within {:.0f}%\": |ratio - 1| at most {:.0f}%, by the same pass where "
+      "there is one. A call is flagged when it ran a kernel on another stream or its timed event time "
+      "is more than {:.0f}% below its kernels' time.\n",
       100 * kTraceAgreement, 100 * kTraceAgreement, 100 * kTraceTolerance);
 }
 
@@ -70,8 +67,8 @@ std::vector<TraceComparison> trace_comparisons(const BenchView& view) {
   std::vector<TraceComparison> comparisons;
   for (const auto& shape : view.shapes)
     for (const auto& traced : shape.bench().traces) {
-      TraceComparison c{&shape, traced.provider, &traced.trace,
-                        shape.time_us(traced.provider, offline_mode(), Figure::Gpu), kNaN, kNaN, kNaN, kNaN, kNaN, kNaN, ""};
+      TraceComparison c{&shape, traced.provider, &traced.trace};
+      c.event_us = shape.time_us(traced.provider, offline_mode(), Figure::Gpu);
       if (traced.trace.traced()) {
         c.kernel_us = traced.trace.kernel_us_per_call();
         c.ratio = c.event_us / c.kernel_us;

@@ -6,6 +6,7 @@
 // event time / CUPTI kernel time: at or a little above 1 for a call whose events see all its work
 // (the gaps between launches count in the events only), well below 1 for one whose events miss
 // work.
+#include <limits>
 #include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
@@ -23,13 +24,15 @@ struct TraceComparison {
   const ShapeView* shape = nullptr;
   Provider provider = Provider::Ours;
   const CallTrace* trace = nullptr;
-  double event_us = 0;   // offline GPU time per call; NaN where the call has none
-  double kernel_us = 0;  // CUPTI's kernel time per call; NaN where the trace is absent
-  double ratio = 0;      // event_us / kernel_us; NaN where either is
+  static constexpr double kNone = std::numeric_limits<double>::quiet_NaN();
+  double event_us = kNone;   // offline GPU time per call; NaN where the call has none
+  double kernel_us = kNone;  // CUPTI's kernel time per call; NaN where the trace is absent
+  double ratio = kNone;      // event_us / kernel_us; NaN where either is
   // The traced replay of one timed sample (CallTrace::sample_pass), per call; NaN where the trace
   // has none (a kernel on another stream, or traced before it was recorded).
-  double pass_event_us = 0, pass_kernel_us = 0, pass_span_us = 0, pass_ratio = 0;  // ratio: event / kernel
-  std::string flag;      // timing_flag's verdict, "" when none
+  double pass_event_us = kNone, pass_kernel_us = kNone, pass_span_us = kNone;
+  double pass_ratio = kNone;  // pass_event_us / pass_kernel_us
+  std::string flag{};    // timing_flag's verdict, "" when none
 
   // The ratio the agreement is judged by: the same pass's where there is one, else `ratio`.
   double agreement_ratio() const;
