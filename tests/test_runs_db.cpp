@@ -15,14 +15,20 @@ namespace {
 const std::vector<RunStageTime> kStages = {
     {"compiling", 12.5, 3}, {"setup", 4.0, 21}, {"screening", 129.0, 2400}, {"final rounds", 61.0, 100}};
 
+// A tuning run of `shapes_file` that completed and stored kStages; its id.
+std::int64_t completed_run(TuningDb& db, const std::string& shapes_file) {
+  const std::int64_t run = db.begin_run("cuda-l2-tune tune --shapes " + shapes_file, shapes_file);
+  db.finish_run(run, "completed");
+  db.set_run_stages(run, kStages);
+  return run;
+}
+
 }  // namespace
 
 TEST(RunsDb, StagesReadBackInTheOrderTheyRanNewestRunFirst) {
   TempDir dir;
   const auto db = TuningDb::open(dir.file("t.sqlite"), DbMode::ReadWrite);
-  const std::int64_t first = db->begin_run("cuda-l2-tune tune --shapes a.json", "a.json");
-  db->finish_run(first, "completed");
-  db->set_run_stages(first, kStages);
+  completed_run(*db, "a.json");
   const std::int64_t second = db->begin_run("cuda-l2-tune profile 64 64 64", "");
   const auto runs = db->runs(10);
   ASSERT_EQ(runs.size(), 2u);
@@ -53,10 +59,7 @@ TEST(RunsDb, ASchema7DatabaseMigratesAndItsRunsHaveNoStages) {
 TEST(RunsDb, MergeKeepsARunsStagesAndShowListsThem) {
   TempDir dir;
   {
-    const auto other = TuningDb::open(dir.file("other.sqlite"), DbMode::ReadWrite);
-    const std::int64_t run = other->begin_run("cuda-l2-tune tune --shapes grid.json", "grid.json");
-    other->finish_run(run, "completed");
-    other->set_run_stages(run, kStages);
+    completed_run(*TuningDb::open(dir.file("other.sqlite"), DbMode::ReadWrite), "grid.json");
   }
   const auto db = TuningDb::open(dir.file("main.sqlite"), DbMode::ReadWrite);
   EXPECT_EQ(db->merge_from(dir.file("other.sqlite")).runs, 1);
