@@ -168,10 +168,10 @@ std::string other_policies_hint(const TuningDb& db, const Problem& problem) {
 }  // namespace
 
 std::string render_db_overview(const TuningDb& db) {
-  std::string out = fmt::format("Tuning database {} (schema {})\n{}\n", db.path(),
-                                db.schema_version(), summary_line(db.summary()));
-  out += "\nDevices\n" + devices_table(db);
   const DbSummary summary = db.summary();
+  std::string out = fmt::format("Tuning database {} (schema {})\n{}\n", db.path(),
+                                db.schema_version(), summary_line(summary));
+  out += "\nDevices\n" + devices_table(db);
   if (summary.runs > 0)
     out += fmt::format("\nRuns{}\n", std::size_t(summary.runs) > kRunsShown
                                            ? fmt::format(" (the latest {} of {})", kRunsShown, summary.runs)
