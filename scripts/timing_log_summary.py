@@ -4,9 +4,9 @@
 First table, per stopping rule (race, screening, final, or other): how many measurements, their
 rounds, why they stopped, their setup and total wall time. Second table, what the same measurements
 would have cost under other rules, estimated from their recorded spreads: the median's error asked
-at 1x, 1.5x and 2.5x the rule's, judged on each call's own samples (as now) or also settling once
+at 1x, 1.5x and 2.5x the rule's, judged on each call's own samples or also settling once
 each call's ratio to the first call of its round is known that well (noise the calls of a round
-share, such as the clock, cancels in the ratio). Estimates only: a rule is chosen on them, then
+share, such as the clock, cancels in the ratio; what rules with settle_on_ratios do). Estimates only: a rule is chosen on them, then
 measured. Markdown on stdout.
 
 usage: timing_log_summary.py TIMING.jsonl

@@ -77,5 +77,45 @@ TEST(StopRule, WallTimeEndsAMeasurementOnlyAfterTheMinimumSamples) {
   EXPECT_EQ(out.rounds, rule.min_samples);
 }
 
+// Two calls whose samples share a 3% round-to-round swing (the clock) on top of 0.2% of their own.
+Outcome run_shared_noise_rounds(const StopRule& rule) {
+  std::mt19937 rng(11);
+  std::normal_distribution<double> shared(1.0, 0.03), own(0.0, 0.002);
+  std::vector<std::vector<double>> samples(2);
+  std::vector<double> seconds(2, 0.0);
+  Outcome out;
+  while (out.reason == StopReason::GoOn && out.rounds < 100000) {
+    ++out.rounds;
+    const double swing = shared(rng);
+    samples[0].push_back(100.0 * swing * (1 + own(rng)));
+    samples[1].push_back(120.0 * swing * (1 + own(rng)));
+    out.stats = {summarize(samples[0], 1), summarize(samples[1], 1)};
+    for (double& s : seconds) s += 200e-6;
+    out.reason = stop_reason(rule, out.stats, seconds, 0, ratios_to_first(samples));
+  }
+  return out;
+}
+
+TEST(StopRule, RatiosToFirstDivideRoundByRound) {
+  const auto ratios = ratios_to_first({{100, 200, 50}, {110, 220, 55}, {50, 100, 25}});
+  ASSERT_EQ(ratios.size(), 3u);
+  EXPECT_DOUBLE_EQ(ratios[0].median_us, 1.0);
+  EXPECT_DOUBLE_EQ(ratios[1].median_us, 1.1);
+  EXPECT_NEAR(ratios[1].spread_pct, 0.0, 1e-9);  // the swing between rounds cancels
+  EXPECT_DOUBLE_EQ(ratios[2].median_us, 0.5);
+}
+
+TEST(StopRule, ScreeningSettlesOnRatiosWhereTheRoundsShareTheirNoise) {
+  // Each call alone spreads 3%: a median to 0.4% needs ~880 rounds, so the cap of 60 would end
+  // it; their ratio spreads ~0.3% and is known to 0.4% within the 2 ms minimum.
+  const Outcome on_ratios = run_shared_noise_rounds(screening_stop_rule());
+  EXPECT_EQ(on_ratios.reason, StopReason::Settled);
+  EXPECT_LE(on_ratios.rounds, 12);
+  StopRule own_only = screening_stop_rule();
+  own_only.settle_on_ratios = false;
+  EXPECT_EQ(run_shared_noise_rounds(own_only).reason, StopReason::Capped);
+  EXPECT_FALSE(final_stop_rule().settle_on_ratios);  // the final round's times are results themselves
+}
+
 }  // namespace
 }  // namespace cl2

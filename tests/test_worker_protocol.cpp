@@ -23,7 +23,7 @@ TimingStats stats(double median_us) {
 
 StopRule rule(int min_samples) {
   return {.min_samples = min_samples, .max_samples = 77, .max_error = 0.0125, .min_seconds = 0.003,
-          .max_seconds = 0.5, .replay_target_us = 250};
+          .max_seconds = 0.5, .replay_target_us = 250, .settle_on_ratios = true};
 }
 
 KernelRun kernel_run() {

@@ -4,6 +4,8 @@
 // single calls) take after each round. Plain arithmetic, no CUDA: tested on any machine.
 #include <vector>
 
+#include <nlohmann/json_fwd.hpp>
+
 namespace cl2 {
 
 struct TimingStats {
@@ -30,6 +32,11 @@ struct StopRule {
   double min_seconds = 0.02;   // measured time per call before the error rule may stop
   double max_seconds = 1.5;    // wall time for the whole measurement
   double replay_target_us = 300;
+  // Where a measurement only ranks the calls against the first (a candidate screened beside its
+  // library reference, cuBLASLt's algorithms against the heuristic's first), a call also settles
+  // once the median of its round-by-round ratio to the first call is known to max_error: noise
+  // the calls of a round share, such as the clock, cancels in the ratio.
+  bool settle_on_ratios = false;
   bool operator==(const StopRule&) const = default;
 };
 
@@ -39,13 +46,22 @@ StopRule race_stop_rule();
 StopRule screening_stop_rule();
 StopRule final_stop_rule();
 
+// As the worker protocol and the timing log write a rule (a field left out reads as the default).
+nlohmann::json to_json(const StopRule& rule);
+StopRule stop_rule_from_json(const nlohmann::json& j);
+
+// Each call's samples over the first call's, round by round (the first call's ratios are all 1).
+std::vector<TimingStats> ratios_to_first(const std::vector<std::vector<double>>& samples);
+
 enum class StopReason { GoOn, Settled, Capped, OutOfTime };
 
 // After a round: `calls` summarizes each call's samples so far and `measured_seconds` the time
 // they add up to; `wall_seconds` is the measurement's time so far. Settled: every call has
-// min_samples, min_seconds and max_error. Capped: some call has max_samples. Out of time: wall
+// min_samples, min_seconds and max_error (own, or with settle_on_ratios that of its entry in
+// `ratios`, ratios_to_first of the samples). Capped: some call has max_samples. Out of time: wall
 // time reached max_seconds and every call has min_samples.
 StopReason stop_reason(const StopRule& rule, const std::vector<TimingStats>& calls,
-                       const std::vector<double>& measured_seconds, double wall_seconds);
+                       const std::vector<double>& measured_seconds, double wall_seconds,
+                       const std::vector<TimingStats>& ratios = {});
 
 }  // namespace cl2

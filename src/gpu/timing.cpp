@@ -113,7 +113,8 @@ std::vector<TimingStats> IntervalTimer::interleaved(const std::vector<TimedCall>
       gpu_seconds[i] += us * 1e-6;
       so_far.push_back(summarize(samples[i], copies[i]));
     }
-    reason = stop_reason(rule, so_far, gpu_seconds, wall_seconds());
+    reason = stop_reason(rule, so_far, gpu_seconds, wall_seconds(),
+                         rule.settle_on_ratios ? ratios_to_first(samples) : std::vector<TimingStats>{});
     if (reason != StopReason::GoOn) break;
   }
   if (const std::string& log = timing_log_path(); !log.empty()) {

@@ -58,23 +58,6 @@ Problem problem_from_json(const json& j) {
   return p;
 }
 
-json to_json(const StopRule& r) {
-  return {{"min_samples", r.min_samples}, {"max_samples", r.max_samples},
-          {"max_error", r.max_error},     {"min_seconds", r.min_seconds},
-          {"max_seconds", r.max_seconds}, {"replay_target_us", r.replay_target_us}};
-}
-
-StopRule stop_rule_from_json(const json& j) {
-  StopRule r;
-  r.min_samples = j.value("min_samples", r.min_samples);
-  r.max_samples = j.value("max_samples", r.max_samples);
-  r.max_error = j.value("max_error", r.max_error);
-  r.min_seconds = j.value("min_seconds", r.min_seconds);
-  r.max_seconds = j.value("max_seconds", r.max_seconds);
-  r.replay_target_us = j.value("replay_target_us", r.replay_target_us);
-  return r;
-}
-
 json to_json(const TimingStats& s) {
   return {{"median_us", s.median_us}, {"mean_us", s.mean_us},       {"min_us", s.min_us},
           {"max_us", s.max_us},       {"spread_pct", s.spread_pct}, {"samples", s.samples},

@@ -183,8 +183,6 @@ LaunchGeometry launch_geometry_from_json(const nlohmann::json& j);
 nlohmann::json to_json(const Problem& problem);
 Problem problem_from_json(const nlohmann::json& j);
 
-nlohmann::json to_json(const StopRule& rule);
-StopRule stop_rule_from_json(const nlohmann::json& j);
 
 nlohmann::json to_json(const TimingStats& stats);
 TimingStats timing_stats_from_json(const nlohmann::json& j);
