@@ -152,9 +152,9 @@ TEST(Sm90Space, WeightStreamingRingsKeepEightToFourteenMegabytesInFlight) {
       EXPECT_TRUE(in_flight_mb <= 14.0 || p.at("STAGES") == 3) << in_flight_mb << " MB";
     }
     EXPECT_GT(streaming, 0u);
-    if (shape.n > 4096) {
-      EXPECT_TRUE(several_per_sm);
-    }
+    // Several CTAs per SM where 64-row weight tiles outnumber the SMs; 32x5120x5120's 80 tiles
+    // run unsplit in one wave (the NARROW_SKINNY rule), one CTA per SM.
+    EXPECT_EQ(several_per_sm, shape.n / 64 > h200.num_sms);
   }
 }
 
