@@ -77,7 +77,7 @@ TEST_F(BenchReport, SummaryGeomeansPerModeAndFigure) {
   ASSERT_EQ(wall.size(), 2u);
   EXPECT_EQ(wall[0], (std::vector<std::string>{"offline", "3", cell_of(2, 2, 2), cell_of(1, 1, 1),
                                                cell_of(1, 4, 16), cell_of(0.5, 1, 2)}));
-  const auto gpu = table_after(md, "## GPU time (CUDA events; offline: recorded inside the graph of back-to-back calls)");
+  const auto gpu = table_after(md, "## GPU time (CUDA events; offline: around graph-captured calls)");
   EXPECT_EQ(row_labelled(gpu, "offline"),
             (std::vector<std::string>{"offline", "3", cell_of(1, 4, 2), cell_of(1, 2, 4),
                                       cell_of(1, 1, 8), cell_of(2, 8, 4)}));
@@ -90,7 +90,7 @@ TEST_F(BenchReport, SummaryGeomeansPerModeAndFigure) {
 
 TEST_F(BenchReport, SummarySplitsBySizeClass) {
   const std::string md = output("summary.md");
-  const auto gpu = table_after(md, "### GPU time (CUDA events; offline: recorded inside the graph of back-to-back calls)");
+  const auto gpu = table_after(md, "### GPU time (CUDA events; offline: around graph-captured calls)");
   ASSERT_EQ(gpu.size(), 4u);
   EXPECT_EQ(row_labelled(gpu, "small")[5], "2.000 (2.000)");
   // The untuned mid shape has no time of ours: one shape in the class.

@@ -161,7 +161,7 @@ TEST_F(BenchRuntimeReport, SummaryKeepsTheRuntimeApartFromOurs) {
         "nearest-timed 1.\n"})
     CL2_EXPECT_CONTAINS(md, expected);
   const auto gpu =
-      table_after(md, "### Runtime speedups, GPU time (CUDA events; offline: recorded inside the graph of back-to-back calls)");
+      table_after(md, "### Runtime speedups, GPU time (CUDA events; offline: around graph-captured calls)");
   EXPECT_EQ(row_labelled(gpu, "offline"),
             (std::vector<std::string>{"offline", "4", cell_of(0.8, 1, 1.25) + " [3 shapes]", four_cell(1.6, 8, 5, 2),
                                       cell_of(2, 8, 4) + " [3 shapes]"}));

@@ -1,7 +1,7 @@
 #pragma once
 // What `cuda-l2-tune bench` measures, as the report reads it. For each shape and provider, one
 // timing per mode: "offline" (calls back to back) or "server" (each call alone after an idle gap
-// of interval_ms). Two figures each: GPU time (CUDA events; offline: inside the graph of
+// of interval_ms). Two figures each: GPU time (CUDA events; offline: around graph-captured
 // launches) and per-call time as the caller sees it (host wall clock around the call and a
 // synchronize, launch overhead included, as CUDA-L2 measures). Times in microseconds; NaN where a
 // figure was not measured. With --trace-kernels, also the kernels each offline-timed call ran as

@@ -22,7 +22,7 @@ std::string stats_cell(const SpeedupStats& stats, int shapes_counted) {
 std::string figure_title(Figure figure) {
   return figure == Figure::Wall
              ? "Per-call time (wall clock around the call and a synchronize, as CUDA-L2 measures)"
-             : "GPU time (CUDA events; offline: recorded inside the graph of back-to-back calls)";
+             : "GPU time (CUDA events; offline: around graph-captured calls)";
 }
 
 std::string speedup_table(const std::string& first_header, const std::vector<SpeedupRow>& rows, Figure figure,

@@ -43,8 +43,7 @@ std::vector<std::string> agreement_lines(const std::vector<TraceComparison>& com
 std::string reading_guide() {
   return fmt::format(
       "Each call's kernels' time per call as CUPTI recorded them, against event GPU time per call. "
-      "Timed: the offline GPU time (CUDA events recorded by the graph of back-to-back calls, before "
-      "its first launch and after its last) against "
+      "Timed: the offline GPU time (CUDA events around graph replays of back-to-back calls) against "
       "the kernels of a pass of the same number of calls launched one by one right after the timing "
       "(the pass that shows work on other streams); at the power cap the clocks drift between the "
       "two. Same pass: one timed sample replayed once more with CUPTI on, its events against its "

@@ -1,7 +1,7 @@
 #pragma once
 // `bench --trace-kernels`: each traced call's kernel time per call as CUPTI recorded it, held
 // against event GPU time per call, for trace.md, trace.json and a section of summary.md. Twice:
-// against the offline GPU time (the events the timed graph replays record; the flag's comparison),
+// against the offline GPU time (events around the timed graph replays; the flag's comparison),
 // and against the events of the traced replay itself (one pass, one clock; the agreement). Ratio =
 // event time / CUPTI kernel time: at or a little above 1 for a call whose events see all its work
 // (the gaps between launches count in the events only), well below 1 for one whose events miss

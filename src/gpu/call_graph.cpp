@@ -8,10 +8,7 @@ namespace cl2 {
 CallGraph::CallGraph(const TimedCall& call, int copies, cudaStream_t stream) {
   CL2_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
   try {
-    // External: recorded as event nodes of the graph, each time it is replayed.
-    CL2_CUDA(cudaEventRecordWithFlags(start_.get(), stream, cudaEventRecordExternal));
     for (int i = 0; i < copies; ++i) call.launch_number(i)(stream);
-    CL2_CUDA(cudaEventRecordWithFlags(stop_.get(), stream, cudaEventRecordExternal));
   } catch (...) {
     cudaGraph_t broken = nullptr;
     cudaStreamEndCapture(stream, &broken);

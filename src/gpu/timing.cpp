@@ -90,13 +90,10 @@ std::vector<TimingStats> IntervalTimer::interleaved(const std::vector<TimedCall>
   for (;;) {
     std::shuffle(order.begin(), order.end(), order_rng_);
     for (std::size_t i : order) {
-      if (!flusher) {
-        graphs[i]->launch(stream_);  // timed by its own events
-        continue;
-      }
-      flusher->flush(stream_);  // before the start event: not part of the sample
+      if (flusher) flusher->flush(stream_);  // before the start event: not part of the sample
       CL2_CUDA(cudaEventRecord(starts[i].get(), stream_));
-      calls[i].launch(stream_);
+      if (flusher) calls[i].launch(stream_);
+      else graphs[i]->launch(stream_);
       CL2_CUDA(cudaEventRecord(stops[i].get(), stream_));
     }
     CL2_CUDA(cudaStreamSynchronize(stream_));
@@ -111,7 +108,7 @@ std::vector<TimingStats> IntervalTimer::interleaved(const std::vector<TimedCall>
     }
     std::vector<TimingStats> so_far;
     for (std::size_t i = 0; i < calls.size(); ++i) {
-      const double us = flusher ? 1000.0 * elapsed_ms(starts[i], stops[i]) : graphs[i]->last_replay_us();
+      const double us = 1000.0 * elapsed_ms(starts[i], stops[i]);
       samples[i].push_back(us / copies[i]);
       gpu_seconds[i] += us * 1e-6;
       so_far.push_back(summarize(samples[i], copies[i]));

@@ -1,8 +1,8 @@
 #pragma once
 // GPU time of several calls measured side by side. Each call is captured B times into a CUDA
 // graph (B chosen so one replay lasts ~`replay_target_us`, which hides the CPU submission cost of
-// small kernels); every round replays each call's graph once, in a freshly shuffled order, timed
-// by events the graph records before its first launch and after its last, so all calls see the same clocks and thermal state. Rounds go on until the
+// small kernels); every round replays each call's graph once, in a freshly shuffled order,
+// between two events, so all calls see the same clocks and thermal state. Rounds go on until the
 // rule says stop (gpu/stop_rule.hpp: each median known well enough, or a cap).
 // Given a ClockSampler (NVML), the timer reads the SM clock after each round and discards a round
 // the GPU ran throttled (power or thermal), as nvbench does, while the wall-time budget lasts.

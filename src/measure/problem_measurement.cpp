@@ -236,11 +236,8 @@ CallTrace ProblemMeasurement::trace_kernels(const TimedCall& call, int calls) {
   // the replay that uploads it, as the timer does.
   const CallGraph graph(call, calls, gpu_.stream);
   graph.launch(gpu_.stream);
-  CallTrace replay = gpu_.tracer.trace(
+  const CallTrace replay = gpu_.tracer.trace(
       gpu_.stream, [&](cudaStream_t stream) { graph.launch(stream); }, calls, /*hold_until_enqueued=*/true);
-  // As the timer does, by the graph's own events (the tracer's, on the stream, also count the
-  // graph's start).
-  if (replay.sample_pass) replay.sample_pass->event_us = graph.last_replay_us();
   trace.sample_pass = replay.sample_pass;
   return trace;
 }
