@@ -162,7 +162,7 @@ TEST(Sm90Space, WeightStreamingRingsKeepEightToFourteenMegabytesInFlight) {
 // 64-row tiles: every planned tile spans all the activations and stores C through TMA, and
 // clusters that share the activation tile are among the candidates, 96-wide tiles storing in
 // narrow chunks among them. With 33 to 64 rows, every stage brings 2 or 4 k atoms. Narrower
-// weights, and M = 32, keep the plans they had.
+// weights with a short K run unsplit in one wave (NARROW_SKINNY); M = 32 keeps its k atoms.
 TEST(Sm90Space, SkinnyDramPlansFollowTheMeasuredRules) {
   const DeviceLimits h200 = limits_for_arch("sm_90a");
   const auto plan = [&](GemmShape shape) {
@@ -194,6 +194,25 @@ TEST(Sm90Space, SkinnyDramPlansFollowTheMeasuredRules) {
   for (const auto& c : plan({32, 11008, 4096})) one_atom_at_32 = one_atom_at_32 || c.config.at("KB_PAIR") == 0;
   EXPECT_TRUE(split_activations);
   EXPECT_TRUE(one_atom_at_32);
+  // Narrower weights (80 tiles of 5120 rows) with a short K: one wave of unsplit single-consumer
+  // tiles, the activations on the wgmma-N side, storing directly; the H200's fastest of every
+  // variant at 64x5120x5120 (swapped 64x64, 2 k atoms, 7 stages) among them. A long K still splits.
+  for (const GemmShape shape : {GemmShape{32, 5120, 5120}, GemmShape{64, 5120, 5120}, GemmShape{64, 4096, 4096}}) {
+    bool fastest_measured = false;
+    for (const auto& c : plan(shape)) {
+      SCOPED_TRACE(c.config.label());
+      EXPECT_EQ(c.config.at("SPLIT_K"), 1);
+      EXPECT_EQ(c.config.at("CONSUMERS"), 1);
+      EXPECT_EQ(c.config.at("EPI_TMA"), 0);
+      EXPECT_EQ(c.config.at("SWAP_AB"), 1);
+      fastest_measured = fastest_measured || (c.config.at("BM") == 64 && c.config.at("BN") == 64 &&
+                                              c.config.at("KB_PAIR") == 1 && c.config.at("STAGES") == 7);
+    }
+    EXPECT_EQ(fastest_measured, shape.m == 64);
+  }
+  bool long_k_splits = false;
+  for (const auto& c : plan({64, 5120, 13824})) long_k_splits = long_k_splits || c.config.at("SPLIT_K") > 1;
+  EXPECT_TRUE(long_k_splits);
 }
 
 // Operands that stay in the L2 (warm, under half of it) are not streamed: there the plan keeps
