@@ -2,7 +2,8 @@
 // below its kernels' duration per call beyond the tolerance, or that ran a kernel on a stream it
 // was not given, is flagged; an untraced call is never flagged; the JSON form round-trips, and a
 // trace stored before traces covered several calls reads as one call (and without a timed pass).
-// Also CUPTI's records of a traced sample grouped into its trace (core/kernel_activity).
+// Also CUPTI's records of a traced sample grouped into its trace, and the last of repeated
+// passes picked out (core/kernel_activity).
 #include <gtest/gtest.h>
 
 #include "core/call_trace.hpp"
@@ -140,4 +141,19 @@ TEST(KernelActivity, RecordsOfASampleGroupIntoOneEntryPerKernelStreamAndGeometry
   EXPECT_NE(timing_flag(100.0, trace).find("on a stream other than the one it was given"), std::string::npos);
   EXPECT_DOUBLE_EQ(span_us(records), 2.55);  // 100 ns to 2650 ns; the unstamped launch does not count
   EXPECT_DOUBLE_EQ(span_us({}), 0.0);
+}
+
+TEST(KernelActivity, LastPassOfRepeatedPassesIsTheirLatestShareByStart) {
+  // Two replays of two split-K calls (4 records each), CUPTI's records out of order.
+  std::vector<KernelActivity> records;
+  for (int launch = 0; launch < 4; ++launch) {
+    const std::uint64_t t = 1000 * std::uint64_t(launch);
+    records.push_back({"splitKreduce_kernel", kGiven, {4, 1, 1}, {128, 1, 1}, t + 600, t + 650});
+    records.push_back({"nvjet_splitK", kGiven, {132, 1, 1}, {384, 1, 1}, t + 100, t + 500});
+  }
+  const auto last = last_pass(records, 2);
+  ASSERT_EQ(last.size(), 4u);
+  for (const auto& r : last) EXPECT_GE(r.start_ns, 2000u);
+  EXPECT_DOUBLE_EQ(span_us(last), 1.55);  // 2100 ns to 3650 ns: the second replay alone
+  EXPECT_EQ(last_pass(records, 1).size(), records.size());
 }

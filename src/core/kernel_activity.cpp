@@ -23,6 +23,15 @@ CallTrace trace_of_calls(std::vector<KernelActivity> records, std::uint32_t give
   return trace;
 }
 
+std::vector<KernelActivity> last_pass(std::vector<KernelActivity> records, int repeats) {
+  if (repeats <= 1) return records;
+  std::stable_sort(records.begin(), records.end(),
+                   [](const KernelActivity& a, const KernelActivity& b) { return a.start_ns < b.start_ns; });
+  const std::size_t kept = records.size() / std::size_t(repeats);
+  records.erase(records.begin(), records.end() - std::ptrdiff_t(kept));
+  return records;
+}
+
 double span_us(const std::vector<KernelActivity>& records) {
   std::uint64_t first = UINT64_MAX, last = 0;
   for (const auto& r : records) {

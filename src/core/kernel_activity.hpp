@@ -24,6 +24,10 @@ struct KernelActivity {
 // in the order of their first launch, with their durations summed.
 CallTrace trace_of_calls(std::vector<KernelActivity> records, std::uint32_t given_stream, int calls);
 
+// Of `repeats` passes that each launched the same kernels back to back, the last pass's records:
+// the latest records.size() / repeats of them by start.
+std::vector<KernelActivity> last_pass(std::vector<KernelActivity> records, int repeats);
+
 // From the first stamped kernel start to the last stamped kernel end, in microseconds: the window
 // the GPU ran the records' kernels in, gaps between them included; 0 where none is stamped.
 double span_us(const std::vector<KernelActivity>& records);

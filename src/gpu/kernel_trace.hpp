@@ -33,8 +33,12 @@ class KernelTracer {
   // launch kept the host 0.4-0.8 ms (measured on an H100), and the events of a pass not held timed
   // that wait. Only for a few launches (one graph, one call): hundreds could fill the stream's
   // queue while it is held, and the host would wait on it forever.
+  // `lead_in` (with hold_until_enqueued): `launches` runs that many times more before the first
+  // event, and the trace is of the last run alone, which so starts right behind the one before,
+  // as a timed sample starts behind the sample before it in its round (gpu/timing): started on an
+  // idle stream, a graph's events ran 5-7 us a replay above CUPTI's span of it on the H200.
   CallTrace trace(cudaStream_t stream, const std::function<void(cudaStream_t)>& launches, int calls,
-                  bool hold_until_enqueued = false);
+                  bool hold_until_enqueued = false, int lead_in = 0);
 
  private:
   const CuptiLibrary* cupti_ = nullptr;  // null: the process's, once the first trace needs it

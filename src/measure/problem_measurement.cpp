@@ -232,12 +232,13 @@ CallTrace ProblemMeasurement::trace_kernels(const TimedCall& call, int calls) {
   trace.sample_pass.reset();
   if (!std::all_of(trace.kernels.begin(), trace.kernels.end(), [](const TracedKernel& k) { return k.on_given_stream; }))
     return trace;
-  // A timed sample replays these launches as one graph (gpu/timing); replayed so once more, after
-  // the replay that uploads it, as the timer does.
+  // A timed sample replays these launches as one graph (gpu/timing), right behind the sample
+  // before it; replayed so once more, after the replay that uploads it, behind one replay.
   const CallGraph graph(call, calls, gpu_.stream);
   graph.launch(gpu_.stream);
   const CallTrace replay = gpu_.tracer.trace(
-      gpu_.stream, [&](cudaStream_t stream) { graph.launch(stream); }, calls, /*hold_until_enqueued=*/true);
+      gpu_.stream, [&](cudaStream_t stream) { graph.launch(stream); }, calls, /*hold_until_enqueued=*/true,
+      /*lead_in=*/1);
   trace.sample_pass = replay.sample_pass;
   return trace;
 }
