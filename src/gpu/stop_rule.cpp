@@ -42,8 +42,9 @@ double median_error(const TimingStats& stats) {
 // (at most 1% for screening, 0.5% for the final) was hardly ever met: 1512 of 3000 screenings ran
 // to their 60-sample cap and the libraries' baselines averaged 375 of 400 samples.
 // Racing and screening rank, so they settle on ratios (StopRule::settle_on_ratios): a candidate's
-// score is its time over the library call's beside it. Replayed on the H100's timing log of
-// grid-1000-sample100 (scripts/timing_log_summary.py), screening's 60 s would have taken 39 s.
+// score is its time over the library call's beside it. On grid-1000-sample100 on the H200 the
+// screenings took 37.2 s where, by the same log's spreads (scripts/timing_log_summary.py), the
+// rule on each call's own median would have taken 55.4 s (db/results/h200-search-time/).
 // The final round's times are results in their own right and keep the rule on each call.
 StopRule race_stop_rule() {
   return {.min_samples = 3, .max_samples = 8, .max_error = 0.01, .min_seconds = 0.0005,
