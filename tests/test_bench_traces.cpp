@@ -175,6 +175,23 @@ TEST(BenchTraces, AgreementIsJudgedByTheTracedSampleItselfWhereThereIsOne) {
   EXPECT_TRUE(json.at("calls")[0].at("same_pass_ratio").is_null());
 }
 
+TEST(BenchTraces, PassWithoutASpanIsJudgedByItsEventsButNotAgainstASpan) {
+  // A pass stored before spans were recorded (span 0): judged by its events against its kernels,
+  // its span shown as unmeasured and within nothing.
+  BenchRun run = traced_run();
+  CallTrace older = sample_trace("cl2_gemm", 240.0, 2);
+  older.sample_pass = PassTiming{2 * 242.4, 2 * 240.0, 0.0};
+  run.shapes[1].traces[0].trace = older;
+  const BenchView view = make_bench_view(run);  // the comparisons point into it
+  const auto all = trace_comparisons(view);
+  const TraceComparison& large = find(all, "4096x4096x4096", Provider::Ours);
+  EXPECT_TRUE(std::isnan(large.pass_span_us));
+  EXPECT_NEAR(large.agreement_ratio(), 1.01, 1e-12);
+  const TraceAgreement ours = trace_agreement(all, Provider::Ours);
+  EXPECT_EQ(ours.same_pass, 1);
+  EXPECT_EQ(ours.span_within, 0);
+}
+
 TEST(BenchTraces, RunJsonKeepsTracesAndOlderRunsReadWithout) {
   TempDir dir;
   const BenchRun run = traced_run();

@@ -118,6 +118,18 @@ TEST(CallTrace, TraceStoredBeforeSamplesReadsAsOneCall) {
   EXPECT_EQ(old.sample_pass, std::nullopt);  // nor was its pass timed
 }
 
+TEST(CallTrace, PassStoredBeforeItsSpanReadsWithTheSpanUnmeasured) {
+  CallTrace traced = split_k();
+  traced.sample_pass = PassTiming{46.0, 45.0, 45.5};
+  nlohmann::json stored = to_json(traced);
+  EXPECT_EQ(call_trace_from_json(stored), traced);
+  stored["sample_pass"].erase("span_us");  // as written before the span was recorded
+  const CallTrace old = call_trace_from_json(stored);
+  ASSERT_TRUE(old.sample_pass.has_value());
+  EXPECT_DOUBLE_EQ(old.sample_pass->event_us, 46.0);
+  EXPECT_DOUBLE_EQ(old.sample_pass->span_us, 0.0);
+}
+
 TEST(KernelActivity, RecordsOfASampleGroupIntoOneEntryPerKernelStreamAndGeometry) {
   // Three back-to-back split-K calls, CUPTI's records out of order, one reduction on a side stream,
   // and one record CUPTI could not stamp.

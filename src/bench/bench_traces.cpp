@@ -76,7 +76,7 @@ std::vector<TraceComparison> trace_comparisons(const BenchView& view) {
         if (const auto& pass = traced.trace.sample_pass) {
           c.pass_event_us = pass->event_us / traced.trace.calls;
           c.pass_kernel_us = pass->kernel_us / traced.trace.calls;
-          c.pass_span_us = pass->span_us / traced.trace.calls;
+          if (pass->span_us > 0) c.pass_span_us = pass->span_us / traced.trace.calls;
           c.pass_ratio = pass->event_us / pass->kernel_us;
         }
       }
@@ -98,6 +98,7 @@ TraceAgreement trace_agreement(const std::vector<TraceComparison>& comparisons, 
     ++a.traced;
     if (std::isfinite(c.pass_ratio)) {
       ++a.same_pass;
+      // A span stored as unmeasured (NaN) is within nothing.
       a.span_within += std::abs(c.pass_event_us / c.pass_span_us - 1) <= kTraceAgreement ? 1 : 0;
     }
     a.within += deviation(c) <= kTraceAgreement ? 1 : 0;

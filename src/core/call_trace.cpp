@@ -68,7 +68,7 @@ CallTrace call_trace_from_json(const nlohmann::json& j) {
   trace.calls = j.value("calls", 1);
   if (const auto pass = j.find("sample_pass"); pass != j.end() && !pass->is_null())
     trace.sample_pass = PassTiming{pass->at("event_us").get<double>(), pass->at("kernel_us").get<double>(),
-                                   pass->at("span_us").get<double>()};
+                                   pass->value("span_us", 0.0)};
   for (const auto& k : j.at("kernels"))
     trace.kernels.push_back({k.at("name").get<std::string>(), k.at("stream_id").get<std::uint32_t>(),
                              k.at("on_given_stream").get<bool>(), k.at("grid").get<std::array<int, 3>>(),

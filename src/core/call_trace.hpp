@@ -33,7 +33,7 @@ struct TracedKernel {
 struct PassTiming {
   double event_us = 0;
   double kernel_us = 0;
-  double span_us = 0;
+  double span_us = 0;  // 0: not measured (passes stored before it was)
   bool operator==(const PassTiming&) const = default;
 };
 
@@ -84,7 +84,8 @@ inline constexpr double kTraceTolerance = 0.25;
 // {"kernels": [...], "calls": n, "sample_pass": {"event_us": e, "kernel_us": k, "span_us": s}} or
 // {"absent": "why"}; call_trace_from_json throws nlohmann::json::exception for a missing or
 // mistyped field, and reads a trace without "calls" (recorded before it was) as one call, one
-// without "sample_pass" as without that pass.
+// without "sample_pass" as without that pass, and a pass without "span_us" (recorded before it was)
+// with a span of 0, unmeasured.
 nlohmann::json to_json(const CallTrace& trace);
 CallTrace call_trace_from_json(const nlohmann::json& j);
 // The trace at `key` of `object`; nullopt where the key is missing or null (written before traces
