@@ -120,6 +120,7 @@ CallTrace KernelTracer::trace(cudaStream_t stream, const std::function<void(cuda
     }
     callbacks_registered_ = true;
   }
+  const int passes = hold_until_enqueued ? lead_in + 1 : 1;  // the lead-in runs only where held
   std::uint32_t given_stream = 0;
   double pass_us = 0;
   {
@@ -138,7 +139,7 @@ CallTrace KernelTracer::trace(cudaStream_t stream, const std::function<void(cuda
     const Event pass_start, pass_stop;
     std::optional<StreamGate> gate;
     if (hold_until_enqueued) gate.emplace(stream);
-    for (int i = 0; i < lead_in && gate; ++i) launches(stream);
+    for (int i = 1; i < passes; ++i) launches(stream);
     CL2_CUDA(cudaEventRecord(pass_start.get(), stream));
     launches(stream);
     CL2_CUDA(cudaEventRecord(pass_stop.get(), stream));
@@ -146,7 +147,7 @@ CallTrace KernelTracer::trace(cudaStream_t stream, const std::function<void(cuda
     CL2_CUDA(cudaDeviceSynchronize());
     pass_us = 1000.0 * elapsed_ms(pass_start, pass_stop);
   }
-  std::vector<KernelActivity> records = last_pass(take_records(), hold_until_enqueued ? lead_in + 1 : 1);
+  std::vector<KernelActivity> records = last_pass(take_records(), passes);
   if (records.empty()) return absent_trace("CUPTI recorded no kernel of the call");
   const double span = span_us(records);
   CallTrace trace = trace_of_calls(std::move(records), given_stream, calls);
