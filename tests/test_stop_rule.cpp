@@ -114,7 +114,16 @@ TEST(StopRule, ScreeningSettlesOnRatiosWhereTheRoundsShareTheirNoise) {
   StopRule own_only = screening_stop_rule();
   own_only.settle_on_ratios = false;
   EXPECT_EQ(run_shared_noise_rounds(own_only).reason, StopReason::Capped);
-  EXPECT_FALSE(final_stop_rule().settle_on_ratios);  // the final round's times are results themselves
+}
+
+TEST(StopRule, TunesFinalRoundSettlesOnRatiosWhereBenchsTimesKeepTheirOwn) {
+  // The same shared 3% swing: a median to 0.2% alone needs ~350 rounds; the ratio (0.3% spread)
+  // is known to 0.2% within ~30, so the 20 ms minimum (100 rounds of 200 us) ends it.
+  const Outcome on_ratios = run_shared_noise_rounds(final_round_stop_rule());
+  EXPECT_EQ(on_ratios.reason, StopReason::Settled);
+  EXPECT_NEAR(on_ratios.rounds, 100, 1);  // the sum of 100 x 200e-6 may fall just short
+  EXPECT_FALSE(final_stop_rule().settle_on_ratios);  // bench's peaks and tables are times themselves
+  EXPECT_GT(run_shared_noise_rounds(final_stop_rule()).rounds, 300);
 }
 
 }  // namespace

@@ -41,10 +41,12 @@ struct StopRule {
 };
 
 // The named rules: a brief one to race many candidates (tune --strategy race), a quick one to
-// screen candidates (and cuBLASLt's algorithms), a careful one for a winner against the libraries.
+// screen candidates (and cuBLASLt's algorithms), a careful one for times that are results (bench),
+// and the careful one settling on ratios for tune's final round of finalists against the libraries.
 StopRule race_stop_rule();
 StopRule screening_stop_rule();
 StopRule final_stop_rule();
+StopRule final_round_stop_rule();
 
 // As the worker protocol and the timing log write a rule (a field left out reads as the default).
 nlohmann::json to_json(const StopRule& rule);

@@ -313,7 +313,7 @@ ShapeOutcome tune_problem(TuneSession& s, const Problem& problem,
   for (const TrialRecord* t : finalists) {
     const auto built = std::find(kernel_ids.begin(), kernel_ids.end(), t->kernel_id) - kernel_ids.begin();
     finalist_builds.push_back(&candidates[std::size_t(built)]);
-    request.finalists.push_back(kernel_run(*finalist_builds.back(), final_stop_rule()));
+    request.finalists.push_back(kernel_run(*finalist_builds.back(), final_round_stop_rule()));
   }
   prepare_worker(s, problem);
   const WorkerReply reply = ask_worker(s, request, s.options.watchdog_seconds * (1 + double(finalists.size())));
