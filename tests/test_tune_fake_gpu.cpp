@@ -339,3 +339,16 @@ TEST(TuneFakeGpu, EachBatchCompilesWhileTheOneBeforeItIsTuned) {
   EXPECT_NE(r.err.find("batch 6/6 (shapes 14-16, compiled while"), std::string::npos) << r.err;
   EXPECT_EQ(TuningDb::open(dir.file("t.sqlite"), DbMode::ReadOnly)->winner_rows().size(), 16u);
 }
+
+TEST(TuneFakeGpu, AResumedRunTunesTheShapesWithoutAWinnerFirst) {
+  ScratchDir dir;
+  ASSERT_EQ(run_tool(tune_args(dir, "[[64, 64, 64], [128, 64, 64]]", "naive_many"), dir).status, 0);
+  // The file lists a new shape last: the run takes it first, then finds the two others done.
+  const auto r = run_tool(tune_args(dir, "[[64, 64, 64], [128, 64, 64], [192, 64, 64]]", "naive_many"), dir,
+                          "CL2_FAKE_TRIAL_LOG=" + dir.file("trials.log"));
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find("[1/3] 192x64x64"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("[3/3] 128x64x64"), std::string::npos) << r.err;
+  EXPECT_EQ(line_count(read_all(dir.file("trials.log"))), 6) << "only the new shape's variants are run";
+  EXPECT_EQ(TuningDb::open(dir.file("t.sqlite"), DbMode::ReadOnly)->winner_rows().size(), 3u);
+}

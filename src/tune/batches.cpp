@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <optional>
 #include <utility>
 
 #include "search/seeds.hpp"
@@ -87,6 +88,17 @@ BatchPlan plan_batches(const std::vector<Problem>& listed, std::size_t seeds) {
   for (std::size_t i = 0; i < listed.size(); ++i)
     if (i % kBatches != 0) plan.problems.push_back(listed[i]);
   return plan;
+}
+
+std::vector<Problem> untuned_first(const std::vector<Problem>& listed, const TuningDb& db, const DeviceInfo& device) {
+  std::optional<std::int64_t> device_id;
+  for (const auto& [id, stored] : db.devices())
+    if (stored.fingerprint() == device.fingerprint()) device_id = id;
+  if (!device_id) return listed;
+  std::vector<Problem> untuned, tuned;
+  for (const auto& problem : listed) (db.winner(*device_id, problem) ? tuned : untuned).push_back(problem);
+  untuned.insert(untuned.end(), tuned.begin(), tuned.end());
+  return untuned;
 }
 
 std::vector<std::vector<BuiltCandidate>> compile_stage(const TuneOptions& options,

@@ -224,18 +224,16 @@ int run_tune(const TuneOptions& options) {
   const auto families = tuned_families(options, extra, pinned);
   const auto listed = shapes_to_tune(options, families);
   if (listed.empty()) return 0;
-  const BatchPlan plan = plan_batches(listed, options.search().seeds);
-  const std::vector<Problem>& problems = plan.problems;
-  const std::size_t batches = plan.ends.size();
   std::vector<std::unique_ptr<TuneSession>> sessions;
   const auto stages = std::make_shared<StageTimes>();
   for (const int device : options.devices) sessions.push_back(start_session(options, device, stages));
   // Every input is checked before the database is touched: a bad shape leaves it as it was.
-  for (const auto& s : sessions) check_memory(problems, s->device);
+  for (const auto& s : sessions) check_memory(listed, s->device);
   std::vector<std::vector<std::vector<BuiltCandidate>>> built(sessions.size(),
-                                                              std::vector<std::vector<BuiltCandidate>>(problems.size()));
+                                                              std::vector<std::vector<BuiltCandidate>>(listed.size()));
   Progress first_progress(0);  // the run's own starts with the first batch's count
   std::size_t units = 0;
+  BatchPlan plan;
   // A plan that fails (e.g. too many variants without a cap) leaves no database it created.
   const bool db_existed = std::filesystem::exists(options.db_path);
   try {
@@ -243,13 +241,16 @@ int run_tune(const TuneOptions& options) {
       s->db = TuningDb::open(options.db_path, DbMode::ReadWrite);
       s->calibrated = with_stored_calibrations(*s->db, s->device.name, families);
       for (const auto& note : s->calibrated.notes) std::fprintf(stderr, "%s\n", note.c_str());
-      // The shapes of later batches must plan too: a shape no variant fits stops the run here (the
-      // first batch is planned just below).
-      if (batches > 1) {
-        const std::vector<Problem> later(problems.begin() + std::ptrdiff_t(plan.ends.front()), problems.end());
-        check_plannable(later, s->calibrated.families, s->limits);
-      }
     }
+    const TuneSession& first = *sessions.front();
+    plan = plan_batches(options.retune ? listed : untuned_first(listed, *first.db, first.device),
+                        options.search().seeds);
+    // The shapes of later batches must plan too: a shape no variant fits stops the run here (the
+    // first batch is planned just below).
+    if (plan.ends.size() > 1)
+      for (auto& s : sessions)
+        check_plannable({plan.problems.begin() + std::ptrdiff_t(plan.ends.front()), plan.problems.end()},
+                        s->calibrated.families, s->limits);
     units = compile_waited(options, sessions, plan, 0, built, first_progress);
     for (auto& s : sessions) s->device_id = s->db->upsert_device(s->device);
   } catch (const UserError&) {
@@ -261,6 +262,8 @@ int run_tune(const TuneOptions& options) {
     }
     throw;
   }
+  const std::vector<Problem>& problems = plan.problems;
+  const std::size_t batches = plan.ends.size();
   const std::int64_t run_id = sessions.front()->db->begin_run(options.command_line, options.shapes_path);
   // Later batches are estimated at the first's candidates per shape until they are planned.
   const std::size_t per_shape = (units + plan.ends.front() - 1) / plan.ends.front();
