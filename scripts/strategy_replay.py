@@ -1,0 +1,59 @@
+#!/usr/bin/env python3
+"""How many candidates the cost model's order needs, replayed from a wide search's own measurements
+(no GPU): for a database tuned with many candidates a shape (scripts/strategy-check.sh's reference,
+`--strategy race --max-candidates 128`: 512 a shape, timed in the model's order), the share of
+shapes where the model's first N candidates hold the search's winner or one within TOLERANCE of it,
+for each N of the list. A candidate's score is its time over the library call timed beside it, so
+that raced and screened candidates compare; the winner, settled in the final round, is the mark
+(the fastest brief race time of 512 is the luckiest, not the fastest kernel). Trials are stored
+in the order they were timed, which is the plan's (cheapest first), so the first N trials of a
+shape are the model's first N.
+    python3 scripts/strategy_replay.py reference.sqlite [N ...]   (default N: 24 32 48 64 96 128 256)
+"""
+import math
+import sqlite3
+import sys
+
+TOLERANCE = 0.02
+
+
+def scores_in_plan_order(db):
+    """Per shape: its candidates' scores in plan order, and the place of the winner's among them."""
+    with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as c:
+        rows = c.execute("select t.m, t.n, t.k, t.layout, t.accum, t.l2, t.time_us / t.reference_us, "
+                         "w.kernel_id = t.kernel_id from trials t join winners w using "
+                         "(device_id, m, n, k, layout, accum, l2) where t.status = 'ok' and t.time_us > 0 "
+                         "and t.reference_us > 0 order by t.id").fetchall()
+    shapes = {}
+    for *problem, score, won in rows:
+        scores, winner_at = shapes.setdefault(tuple(problem), ([], [None]))
+        if won:
+            winner_at[0] = len(scores)
+        scores.append(score)
+    return {problem: (scores, at[0]) for problem, (scores, at) in shapes.items() if at[0] is not None}
+
+
+def main():
+    if len(sys.argv) < 2:
+        sys.exit(__doc__)
+    shapes = scores_in_plan_order(sys.argv[1])
+    if not shapes:
+        sys.exit(f"{sys.argv[1]}: no verified trials with a library time beside them")
+    firsts = [int(x) for x in sys.argv[2:]] or [24, 32, 48, 64, 96, 128, 256]
+    most = max(len(scores) for scores, _ in shapes.values())
+    print(f"{len(shapes)} shapes, up to {most} verified candidates each ({sys.argv[1]})\n")
+    print(f"| model's first N | shapes with one within {TOLERANCE:.0%} of the winner | geomean winner / best of N |")
+    print("| --: | --: | --: |")
+    for n in firsts:
+        within, log_sum = 0, 0.0
+        for scores, at in shapes.values():
+            ratio = min(1.0, scores[at] / min(scores[:n]))
+            within += ratio >= 1 - TOLERANCE
+            log_sum += math.log(ratio)
+        print(f"| {n} | {within} of {len(shapes)} | {math.exp(log_sum / len(shapes)):.3f} |")
+    print("\nThe winner's place in the model's order (counting from 1):")
+    places = sorted((at + 1, "x".join(map(str, problem[:3]))) for problem, (_, at) in shapes.items())
+    print(", ".join(f"{shape} {place}" for place, shape in places))
+
+if __name__ == "__main__":
+    main()
