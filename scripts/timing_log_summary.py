@@ -21,7 +21,7 @@ ERROR_SCALES = (1.0, 1.5, 2.5)
 
 
 def rule_name(rule):
-    known = {(0.01, 100): "race", (0.004, 200): "screening", (0.002, 300): "final"}
+    known = {(0.01, 100): "race", (0.004, 200): "screening", (0.002, 300): "final", (0.005, 300): "final round"}
     return known.get((rule["max_error"], rule["replay_target_us"]), "rule %(max_error)g/%(replay_target_us)g" % rule)
 
 

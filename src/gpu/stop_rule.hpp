@@ -42,7 +42,7 @@ struct StopRule {
 
 // The named rules: a brief one to race many candidates (tune --strategy race), a quick one to
 // screen candidates (and cuBLASLt's algorithms), a careful one for times that are results (bench),
-// and the careful one settling on ratios for tune's final round of finalists against the libraries.
+// and for tune's final round of finalists against the libraries one settling on their ratios.
 StopRule race_stop_rule();
 StopRule screening_stop_rule();
 StopRule final_stop_rule();
