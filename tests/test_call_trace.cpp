@@ -130,6 +130,17 @@ TEST(CallTrace, PassStoredBeforeItsSpanReadsWithTheSpanUnmeasured) {
   EXPECT_DOUBLE_EQ(old.sample_pass->span_us, 0.0);
 }
 
+TEST(CallTrace, TheDifferenceOfTwoReplaysLeavesOutWhatEachReplayCostsOnce) {
+  // 40 launches of a 2 us call with 0.1 us gaps: 84 us of events, 82 us of span, 80 us of
+  // kernels, plus 6.6 us of events each replay pays once; 80 launches the same twice over.
+  const PassTiming single{84.0 + 6.6, 80.0, 82.0}, doubled{168.0 + 6.6, 160.0, 164.0};
+  const PassTiming calls = pass_difference(doubled, single);
+  EXPECT_NEAR(calls.event_us, 84.0, 1e-9);
+  EXPECT_NEAR(calls.kernel_us, 80.0, 1e-9);
+  EXPECT_NEAR(calls.span_us, 82.0, 1e-9);
+  EXPECT_NEAR(calls.event_us / calls.span_us, 84.0 / 82.0, 1e-12);  // 2.4% over, where one replay was 10%
+}
+
 TEST(KernelActivity, RecordsOfASampleGroupIntoOneEntryPerKernelStreamAndGeometry) {
   // Three back-to-back split-K calls, CUPTI's records out of order, one reduction on a side stream,
   // and one record CUPTI could not stamp.

@@ -83,4 +83,9 @@ std::optional<CallTrace> call_trace_at(const nlohmann::json& object, const std::
   return call_trace_from_json(*it);
 }
 
+PassTiming pass_difference(const PassTiming& longer, const PassTiming& shorter) {
+  return {longer.event_us - shorter.event_us, longer.kernel_us - shorter.kernel_us,
+          longer.span_us - shorter.span_us};
+}
+
 }  // namespace cl2

@@ -37,6 +37,12 @@ struct PassTiming {
   bool operator==(const PassTiming&) const = default;
 };
 
+// The launches `longer` has beyond `shorter`, two traced replays of the same call's graph, of 2n
+// and n launches: what each replay costs once, wherever it falls, drops out. Traced, a replay's
+// events ran a near-constant 5-7 us above CUPTI's span of it (H200 and H100, with or without a
+// replay before it), 5-16% of a replay of 2-6 us calls, which this difference leaves out.
+PassTiming pass_difference(const PassTiming& longer, const PassTiming& shorter);
+
 struct CallTrace {
   std::vector<TracedKernel> kernels;  // in the order of their first launch
   std::string absent;                 // why there is no trace (no CUPTI, no permission...); empty when traced

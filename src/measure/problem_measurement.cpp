@@ -233,13 +233,19 @@ CallTrace ProblemMeasurement::trace_kernels(const TimedCall& call, int calls) {
   if (!std::all_of(trace.kernels.begin(), trace.kernels.end(), [](const TracedKernel& k) { return k.on_given_stream; }))
     return trace;
   // A timed sample replays these launches as one graph (gpu/timing), right behind the sample
-  // before it; replayed so once more, after the replay that uploads it, behind one replay.
-  const CallGraph graph(call, calls, gpu_.stream);
-  graph.launch(gpu_.stream);
-  const CallTrace replay = gpu_.tracer.trace(
-      gpu_.stream, [&](cudaStream_t stream) { graph.launch(stream); }, calls, /*hold_until_enqueued=*/true,
-      /*lead_in=*/1);
-  trace.sample_pass = replay.sample_pass;
+  // before it; replayed so once more, after the replay that uploads it, behind one replay. Twice:
+  // as a graph of these launches and of twice as many, whose difference is these launches without
+  // what tracing costs each replay once (core/call_trace's pass_difference).
+  const auto traced_replay = [&](int launches) {
+    const CallGraph graph(call, launches, gpu_.stream);
+    graph.launch(gpu_.stream);
+    return gpu_.tracer.trace(
+        gpu_.stream, [&](cudaStream_t stream) { graph.launch(stream); }, launches, /*hold_until_enqueued=*/true,
+        /*lead_in=*/1);
+  };
+  const CallTrace single = traced_replay(calls), doubled = traced_replay(2 * calls);
+  if (single.sample_pass && doubled.sample_pass)
+    trace.sample_pass = pass_difference(*doubled.sample_pass, *single.sample_pass);
   return trace;
 }
 
