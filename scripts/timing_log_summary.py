@@ -7,7 +7,8 @@ would have cost under other rules, estimated from their recorded spreads: the me
 at 1x, 1.5x and 2.5x the rule's, judged on each call's own samples or also settling once
 each call's ratio to the first call of its round is known that well (noise the calls of a round
 share, such as the clock, cancels in the ratio; what rules with settle_on_ratios do). Estimates only: a rule is chosen on them, then
-measured. Markdown on stdout.
+measured. Third, where the log has them, the trials' steps in the worker: module and launch setup,
+verification, measurement, verification again, tracing. Markdown on stdout.
 
 usage: timing_log_summary.py TIMING.jsonl
 """
@@ -42,24 +43,39 @@ def estimated_rounds(m, max_error, on_ratios):
 
 
 def read_log(path):
-    groups = defaultdict(list)
+    """The measurements by rule name, and the trials' steps."""
+    groups, trials = defaultdict(list), []
     try:
         with open(path) as f:
             for number, line in enumerate(f, 1):
                 if line.strip():
                     m = json.loads(line)
-                    groups[rule_name(m["rule"])].append(m)
+                    if "trial_steps" in m:
+                        trials.append(m["trial_steps"])
+                    else:
+                        groups[rule_name(m["rule"])].append(m)
     except OSError as e:
         sys.exit("%s: %s; give the file CL2_TIMING_LOG named" % (path, e.strerror))
     except (ValueError, KeyError) as e:
         sys.exit("%s line %d: not a timing-log record (%s); give the file CL2_TIMING_LOG named" % (path, number, e))
     if not groups:
         sys.exit("%s: no measurements; was CL2_TIMING_LOG set for the run?" % path)
-    return groups
+    return groups, trials
+
+
+def print_trial_steps(trials):
+    steps = ["prepare_s", "verify_s", "measure_s", "verify_again_s", "trace_s"]
+    print()
+    print("Trials' steps in the worker (%d trials; ms per trial, mean; s in all):" % len(trials))
+    print()
+    print("| " + " | ".join(step[:-2].replace("_", " ") for step in steps) + " |")
+    print("|" + " ---: |" * len(steps))
+    print("| " + " | ".join("%.2f ms; %.1f s" % (1e3 * sum(t[step] for t in trials) / len(trials),
+                                                  sum(t[step] for t in trials)) for step in steps) + " |")
 
 
 def main(path):
-    groups = read_log(path)
+    groups, trials = read_log(path)
     print("| rule | measurements | rounds (mean) | settled / capped / out of time | setup s (mean) | wall s (total) |")
     print("| :--- | ---: | ---: | :--- | ---: | ---: |")
     for name, ms in sorted(groups.items()):
@@ -89,6 +105,8 @@ def main(path):
                     wall += m["setup_s"] + per_round * n
                 cells.append("%.1f / %.1f" % (rounds / len(ms), wall))
         print("| " + " | ".join(cells) + " |")
+    if trials:
+        print_trial_steps(trials)
 
 
 if __name__ == "__main__":

@@ -40,6 +40,21 @@ TEST(TimingLog, AppendsOneLinePerMeasurementWithRatioSpreads) {
   EXPECT_EQ(nlohmann::json::parse(text.substr(text.find('\n') + 1)).at("reason"), "capped");
 }
 
+TEST(TimingLog, ATrialsStepsAreOneLineOfTheirOwn) {
+  ScratchDir dir;
+  const std::string path = dir.file("timing.jsonl");
+  append_trial_steps(path, {.prepare_seconds = 0.001, .verify_seconds = 0.0005, .measure_seconds = 0.01,
+                            .verify_again_seconds = 0.0002, .trace_seconds = 0});
+  const auto line = nlohmann::json::parse(cl2_test::read_all(path));
+  const auto& steps = line.at("trial_steps");
+  EXPECT_DOUBLE_EQ(steps.at("prepare_s").get<double>(), 0.001);
+  EXPECT_DOUBLE_EQ(steps.at("verify_s").get<double>(), 0.0005);
+  EXPECT_DOUBLE_EQ(steps.at("measure_s").get<double>(), 0.01);
+  EXPECT_DOUBLE_EQ(steps.at("verify_again_s").get<double>(), 0.0002);
+  EXPECT_DOUBLE_EQ(steps.at("trace_s").get<double>(), 0.0);
+  EXPECT_FALSE(line.contains("rule"));  // told apart from a measurement by its key
+}
+
 TEST(TimingLog, AnUnwritablePathIsSkippedQuietly) {
   MeasurementRecord record{{"ours"}, screening_stop_rule(), StopReason::Settled, 0, 0, {1}, {{1.0}}};
   EXPECT_NO_THROW(append_measurement("/nonexistent-folder/timing.jsonl", record));

@@ -19,6 +19,11 @@ const char* reason_text(StopReason reason) {
   return "unfinished";
 }
 
+void append_line(const std::string& path, const nlohmann::json& line) {
+  std::ofstream out(path, std::ios::app);
+  if (out) out << line.dump() << "\n";
+}
+
 }  // namespace
 
 const std::string& timing_log_path() {
@@ -46,8 +51,16 @@ void append_measurement(const std::string& path, const MeasurementRecord& record
                                {"setup_s", record.setup_seconds},
                                {"wall_s", record.wall_seconds},
                                {"calls", calls}};
-  std::ofstream out(path, std::ios::app);
-  if (out) out << line.dump() << "\n";
+  append_line(path, line);
+}
+
+void append_trial_steps(const std::string& path, const TrialSteps& steps) {
+  append_line(path, {{"trial_steps",
+                      {{"prepare_s", steps.prepare_seconds},
+                       {"verify_s", steps.verify_seconds},
+                       {"measure_s", steps.measure_seconds},
+                       {"verify_again_s", steps.verify_again_seconds},
+                       {"trace_s", steps.trace_seconds}}}});
 }
 
 }  // namespace cl2

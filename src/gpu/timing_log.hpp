@@ -4,7 +4,8 @@
 // each measurement appends one JSON line: the calls, the rule, why it stopped, the wall time of
 // its setup (warm-up launches and graph building) and in all, and per call its graph size, the
 // samples' median and spread, and the spread of its per-round ratio to the first call (noise the
-// calls of a round share, such as the clock, cancels there).
+// calls of a round share, such as the clock, cancels there). Each trial of a candidate adds a line
+// of its steps' wall times (TrialSteps): what a candidate costs beside its measurement.
 #include <string>
 #include <vector>
 
@@ -21,11 +22,20 @@ struct MeasurementRecord {
   std::vector<std::vector<double>> samples;   // per call, per round, us per launch
 };
 
+// A trial's steps in the worker, each one's wall seconds: loading the module and setting up its
+// launch, verifying it, the measurement beside the library call (the measurement's own line has
+// its details), verifying again after it, and tracing its kernels (with --trace-kernels).
+struct TrialSteps {
+  double prepare_seconds = 0, verify_seconds = 0, measure_seconds = 0, verify_again_seconds = 0,
+         trace_seconds = 0;
+};
+
 // The file CL2_TIMING_LOG names, or "" when unset: read once per process.
 const std::string& timing_log_path();
 
 // Appends `record` as one line to `path`; a file that cannot be opened is skipped quietly (the
 // log is a diagnostic and must never fail a measurement).
 void append_measurement(const std::string& path, const MeasurementRecord& record);
+void append_trial_steps(const std::string& path, const TrialSteps& steps);
 
 }  // namespace cl2

@@ -6,16 +6,19 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
 #include <limits>
 #include <map>
 #include <memory>
 #include <optional>
+#include <utility>
 
 #include "core/errors.hpp"
 #include "core/verification.hpp"
 #include "gpu/cuda_check.hpp"
 #include "gpu/device_query.hpp"
 #include "gpu/prepared_kernel.hpp"
+#include "gpu/timing_log.hpp"
 #include "measure/gpu_context.hpp"
 #include "measure/problem_measurement.hpp"
 #include "runner/worker_backend.hpp"
@@ -25,6 +28,18 @@ namespace cl2 {
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+// Wall seconds since the last lap (or construction), for the timing log's trial steps.
+class StepClock {
+ public:
+  double lap() {
+    const auto now = std::chrono::steady_clock::now();
+    return std::chrono::duration<double>(now - std::exchange(last_, now)).count();
+  }
+
+ private:
+  std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
+};
 
 TrialReply launch_failed(const GpuError& e) {
   return {.status = TrialStatus::LaunchFailed, .reason = e.what()};
@@ -98,9 +113,13 @@ class GpuBackend final : public WorkerBackend {
     ProblemMeasurement& problem = held_problem();
     std::unique_ptr<PreparedKernel> kernel;
     Verification verified;
+    TrialSteps steps;
+    StepClock clock;
     try {
       kernel = problem.prepare_kernel(request.kernel.cubin_path, request.kernel.launch);
+      steps.prepare_seconds = clock.lap();
       verified = problem.verify(*kernel);
+      steps.verify_seconds = clock.lap();
     } catch (const GpuError& e) {
       if (e.sticky) throw;      // the context is unusable: the worker ends after its reply
       return launch_failed(e);  // the candidate's own failure, recorded as its trial
@@ -110,15 +129,20 @@ class GpuBackend final : public WorkerBackend {
     const ProviderCall reference = problem.library_call(reference_provider(problem));
     const ProviderTimes times = problem.time_side_by_side({ours_call, reference}, request.kernel.stop);
     const TimingStats& ours = times.at(Provider::Ours);
+    steps.measure_seconds = clock.lap();
     const Verification again = problem.verify_again(*kernel, ours.samples * ours.calls_per_sample);
+    steps.verify_again_seconds = clock.lap();
     if (!again.passed) return verify_failed(again);
-    return {TrialStatus::Ok,
-            "",
-            verified.max_diff,
-            verified.tolerance,
-            ours,
-            times.at(reference.provider),
-            traced(problem, ours_call.call, ours)};
+    TrialReply reply{TrialStatus::Ok,
+                     "",
+                     verified.max_diff,
+                     verified.tolerance,
+                     ours,
+                     times.at(reference.provider),
+                     traced(problem, ours_call.call, ours)};
+    steps.trace_seconds = clock.lap();
+    if (const std::string& log = timing_log_path(); !log.empty()) append_trial_steps(log, steps);
+    return reply;
   }
 
   FinalReply final_round(const FinalRequest& request) override {
