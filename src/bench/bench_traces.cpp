@@ -48,12 +48,12 @@ std::string reading_guide() {
       "(the pass that shows work on other streams); at the power cap the clocks drift between the "
       "two. Same pass: one timed sample replayed with CUPTI on, as a graph of its calls and of twice "
       "as many, the difference of the two (what tracing costs each replay once drops out), its "
-      "events against its kernels at one clock: CUPTI's span (first kernel start to last kernel end) and its kernels' "
-      "summed time, which is below the span by the gaps between kernels. Ratio = event / CUPTI: the "
-      "events also count the gaps between launches, so a call whose events see all its work is at "
-      "or a little above 1. \"within {:.0f}%\": |ratio - 1| at most {:.0f}%, by the same pass where "
-      "there is one. A call is flagged when it ran a kernel on another stream or its timed event time "
-      "is more than {:.0f}% below its kernels' time.\n",
+      "events against its kernels at one clock: CUPTI's span (first kernel start to last kernel "
+      "end) and its kernels' summed time, which is below the span by the gaps between kernels. "
+      "Ratio = event / CUPTI: the events also count the gaps between launches, so a call whose "
+      "events see all its work is at or a little above 1. \"within {:.0f}%\": |ratio - 1| at most "
+      "{:.0f}%, by the same pass where there is one. A call is flagged when it ran a kernel on another "
+      "stream or its timed event time is more than {:.0f}% below its kernels' time.\n",
       100 * kTraceAgreement, 100 * kTraceAgreement, 100 * kTraceTolerance);
 }
 
