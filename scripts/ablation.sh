@@ -66,7 +66,7 @@ for row in ${ROWS//,/ }; do
   tables+=("$row=$OUT/$row.sqlite")
 done
 {
-  echo "# Ablation on $(basename "$SHAPES" .json) ($(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1), commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown))"
+  echo "# Ablation on $(basename "$SHAPES" .json) ($(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1), $("$T" --version))"
   echo
   echo "Each row tunes $SHAPES from an empty database (seeded: from SEED_DB's"
   echo "winners of other shapes); the kernel cache was filled beforehand, so the time is the GPU's."

@@ -70,7 +70,7 @@ tune_into() {
 
 {
   nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks_throttle_reasons.active --format=csv
-  echo "commit: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
+  echo "binary: $("$tool" --version)"
   python3 -c 'import torch; print("torch", torch.__version__)' 2>&1 | tail -1
 } > "$OUT/env.txt" 2>&1
 

@@ -31,7 +31,7 @@ tune_timed() {
 }
 
 {
-  echo "# Tuning time on $(basename "$SHAPES" .json) ($(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1), commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown))"
+  echo "# Tuning time on $(basename "$SHAPES" .json) ($(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1), $("$T" --version))"
   echo
   echo "Each run tunes $SHAPES from an empty database with the default options${TUNE_EXTRA:+ and $TUNE_EXTRA};"
   echo "the kernel cache was filled beforehand. Wall time of the whole command."

@@ -24,7 +24,7 @@ echo "reference ($REF_ARGS): $(tail -2 "$OUT/reference.log")"
 echo "strategy (${STRATEGY_ARGS:-defaults}): $(tail -2 "$OUT/strategy.log")"
 {
   echo "# Strategy check: ${STRATEGY_ARGS:-the default options} against a reference of $REF_ARGS"
-  echo "($SHAPES, $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1), commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown))"
+  echo "($SHAPES, $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1), $("$T" --version))"
   echo
   python3 scripts/strategy_compare.py "$OUT/reference.sqlite" "$OUT/strategy.sqlite"
 } > "$OUT/comparison.md"

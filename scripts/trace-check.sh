@@ -37,7 +37,7 @@ fi
 {
   nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks_throttle_reasons.active --format=csv
   echo "RmProfilingAdminOnly: $(grep -h RmProfilingAdminOnly /proc/driver/nvidia/params 2>/dev/null || echo unknown)"
-  echo "commit: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
+  echo "binary: $("$tool" --version)"
 } > "$OUT/env.txt" 2>&1
 
 db="${DB:-$OUT/grid125.sqlite}"

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "cli/commands.hpp"
+#include "core/build_stamp.hpp"
 #include "core/errors.hpp"
 
 namespace cl2 {
@@ -49,7 +50,7 @@ int run_cli(int argc, char** argv) {
       "  cuda-l2-tune profile 1024 1024 12288   (counters of the winner and the library's kernel)\n"
       "  cuda-l2-tune calibrate --db trials.sqlite   (fit the cost model's factors to measured trials)\n",
       "cuda-l2-tune"};
-  app.set_version_flag("--version", "cuda-l2-tune 0.1");
+  app.set_version_flag("--version", std::string("cuda-l2-tune 0.1 (commit ") + build_commit() + ")");
   app.require_subcommand(1);
   std::map<CLI::App*, CommandRunner> runners;
   for (auto adder : {add_tune_command, add_export_command, add_show_command, add_bench_command, add_merge_command,
