@@ -4,6 +4,8 @@
 // cl2tune_percall.py and runtime-check.sh.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
 #include "db_test_support.hpp"
 #include "gpu/device_query.hpp"
 #include "runtime/bundle.hpp"
@@ -58,6 +60,70 @@ for timing in (True, False):
 )");
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.out, "CL2_ERROR_INVALID_ARGUMENT\nCL2_ERROR_BAD_INPUT_FILE\n");
+}
+
+// cl2tune.matmul's glue, on any machine: a stand-in for PyTorch (tensors with shapes, strides,
+// pointers and a device) and for libcl2 (recording its calls) show what reaches cl2_gemm: an
+// nn.Linear weight seen transposed goes as TN with its row stride, a row-major B as NN, the current
+// stream comes from PyTorch's raw accessor of the tensors' device, and tensors on two devices are
+// refused before anything is called.
+TEST(RuntimePython, MatmulHandsTheTensorsLayoutAndCurrentStreamToTheLibrary) {
+  cl2_test::ScratchDir dir;
+  if (!python_has(dir, "ctypes")) GTEST_SKIP() << "no python3 with ctypes";
+  std::filesystem::create_directories(dir.path() / "standin" / "torch");
+  dir.write("standin/torch/__init__.py", R"(
+float16 = "float16"
+class _C:
+    @staticmethod
+    def _cuda_getCurrentRawStream(index):
+        return 1000 + index
+class cuda:
+    @staticmethod
+    def current_stream(index):
+        raise AssertionError("the stream object is built where the raw handle is at hand")
+class Tensor:
+    dtype = float16
+    is_cuda = True
+    def __init__(self, shape, strides, ptr, device):
+        self.shape, self.strides, self.ptr, self.device = shape, strides, ptr, device
+    def dim(self): return len(self.shape)
+    def get_device(self): return self.device
+    def stride(self, i): return self.strides[i]
+    def data_ptr(self): return self.ptr
+    def t(self): return Tensor(self.shape[::-1], self.strides[::-1], self.ptr, self.device)
+def empty(shape, dtype, device):
+    return Tensor(tuple(shape), (shape[1], 1), 7777, device)
+)");
+  const auto r = run_python(dir, R"(
+import sys
+sys.path.insert(0, ")" + dir.file("standin") + R"(")
+import cl2tune, torch
+calls = []
+class Library:
+    def cl2_gemm(self, *args):
+        calls.append(args[1:])
+        return 0
+    def cl2_close(self, handle):
+        pass
+cl2tune._library = lambda: Library()
+rt = object.__new__(cl2tune.Runtime)
+rt._handle = "handle"
+a = torch.Tensor((64, 128), (128, 1), 100, 1)
+weight = torch.Tensor((256, 128), (136, 1), 200, 1)
+rt.matmul(a, weight.t())
+rt.matmul(a, torch.Tensor((128, 256), (264, 1), 300, 1))
+try:
+    rt.matmul(a, torch.Tensor((128, 256), (256, 1), 400, 0))
+except ValueError as e:
+    print(e)
+for call in calls:
+    print(call)
+)");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out,
+            "cl2tune.matmul takes CUDA tensors on one device\n"
+            "(0, 0, 64, 256, 128, 100, 128, 200, 136, 7777, 256, 1001)\n"
+            "(1, 0, 64, 256, 128, 100, 128, 300, 264, 7777, 256, 1001)\n");
 }
 
 TEST(RuntimePythonGpu, MatmulMatchesTorch) {

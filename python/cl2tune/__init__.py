@@ -59,14 +59,21 @@ def _library():
 
 
 _torch_module = None
+_current_raw_stream = None
 
 
 def _torch():
     """PyTorch, imported on first use (a call pays for the import once, not per call)."""
-    global _torch_module
+    global _torch_module, _current_raw_stream
     if _torch_module is None:
         import torch
 
+        # The current stream's handle for a device index. torch.cuda.current_stream(device)
+        # builds a torch.cuda.Stream object on every call, microseconds of a call whose GPU time
+        # can be 2 us; PyTorch's own accessor of the raw handle (which Triton's launcher calls as
+        # well) returns it directly, where this PyTorch has it.
+        raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
+        _current_raw_stream = raw or (lambda index: torch.cuda.current_stream(index).cuda_stream)
         _torch_module = torch
     return _torch_module
 
@@ -113,7 +120,7 @@ class Runtime:
         torch = _torch()
         if a.dim() != 2 or b.dim() != 2 or a.dtype != torch.float16 or b.dtype != torch.float16:
             raise ValueError("cl2tune.matmul takes 2-D float16 tensors; use torch.matmul for others")
-        if not (a.is_cuda and b.is_cuda) or a.device != b.device:
+        if not (a.is_cuda and b.is_cuda) or a.get_device() != b.get_device():
             raise ValueError("cl2tune.matmul takes CUDA tensors on one device")
         if a.shape[1] != b.shape[0]:
             raise ValueError(f"cl2tune.matmul: shapes {tuple(a.shape)} and {tuple(b.shape)} do not multiply")
@@ -133,7 +140,7 @@ class Runtime:
             return c
         if k == 0:
             return c.zero_()
-        stream = torch.cuda.current_stream(a.device).cuda_stream
+        stream = _current_raw_stream(a.get_device())
         _check(_library().cl2_gemm(self._handle, layout, ACCUM[accum], m, n, k, a.data_ptr(), a.stride(0),
                                    b.data_ptr(), ldb, c.data_ptr(), n, stream))
         return c
