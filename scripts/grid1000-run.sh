@@ -6,7 +6,8 @@
 # times where they are given (DB, CACHE, TIME_FILE: its $OUT/grid1000.sqlite,
 # grid1000-cache.tar.xz and grid1000-time.txt, carried back in), and appends its wall seconds to
 # $OUT/grid1000-time.txt; the figure is their sum. When the run has completed: the total, and
-# $OUT/h200-grid1000.json and .md (export).
+# $OUT/<gpu>-grid1000.json and .md (export; <gpu> h200, h100, ... from the GPU's name, so that
+# an export says which card it was measured on).
 #   OUT=/some/folder [DB=.carry/grid1000.sqlite CACHE=.carry/grid1000-cache.tar.xz \
 #     TIME_FILE=.carry/grid1000-time.txt] [LIMIT=560] scripts/grid1000-run.sh
 set -uo pipefail
@@ -43,8 +44,10 @@ if [ "$status" -eq 137 ]; then
   tail -3 "$OUT/grid1000.log"
   exit 1
 fi
-"$T" export --db "$db" --format json > "$OUT/h200-grid1000.json"
-"$T" export --db "$db" --format md > "$OUT/h200-grid1000.md"
+gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1 | grep -oiE '[a-z][0-9]{2,3}' | head -1 |
+      tr '[:upper:]' '[:lower:]')
+"$T" export --db "$db" --format json > "$OUT/${gpu:-gpu}-grid1000.json"
+"$T" export --db "$db" --format md > "$OUT/${gpu:-gpu}-grid1000.md"
 echo "grid-1000 tuned in $total s of GPU-machine time over $(wc -l < "$times") calls; tune's exit status $status" \
      "(1: some shape has no verified winner)"
 grep -E '^(done in|time by stage)' "$OUT/grid1000.log" | tail -2
