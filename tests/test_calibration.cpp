@@ -70,6 +70,25 @@ TEST(Calibration, UncalibratedModelIsJudgedByItsRankingAlone) {
   EXPECT_GT(q.top1_regret, 1.0);
 }
 
+TEST(Calibration, FirstChoicesAreJudgedByTheBestAmongTheModelsFirst24) {
+  // Two shapes of 40 variants, each 1% slower than the model's order says, but for one 10% faster
+  // than all: the model puts it 10th on one shape (inside its first 24), 30th on the other.
+  std::vector<CalibrationSample> samples;
+  for (int shape = 0; shape < 2; ++shape)
+    for (int v = 0; v < 40; ++v) {
+      CalibrationSample s;
+      s.shape = s.group = "shape" + std::to_string(shape);
+      s.log_base_cost = 0.01 * v;
+      s.log_time = (v == (shape == 0 ? 9 : 29)) ? std::log(0.9) : 0.01 * v;
+      samples.push_back(s);
+    }
+  const RankingQuality q = ranking_quality(samples, {});
+  EXPECT_EQ(q.groups, 2u);
+  EXPECT_EQ(q.first_within_2pct, 1u);
+  EXPECT_NEAR(q.first_regret, std::sqrt(1.0 / 0.9), 1e-9);  // found on one, 1/0.9 off on the other
+  EXPECT_NEAR(q.top1_regret, 1.0 / 0.9, 1e-9);                // the model's first is never the best
+}
+
 TEST(Calibration, RidgeLeavesAFactorTheDataCannotSeeAtOne) {
   auto samples = exact_samples({0.3, -0.2, 0.0});
   for (auto& s : samples) s.features.push_back(s.group == "shape0");  // constant within every group

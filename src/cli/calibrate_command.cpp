@@ -44,7 +44,8 @@ std::map<std::string, std::pair<DeviceInfo, std::vector<CalibrationSample>>> sam
 }
 
 std::string quality_row(const std::string& what, const RankingQuality& q) {
-  return fmt::format("  {:<56} {:>8.2f} {:>13.3f}x\n", what, q.mean_spearman, q.top1_regret);
+  return fmt::format("  {:<56} {:>8.2f} {:>13.3f}x {:>10.3f}x {:>5}/{}\n", what, q.mean_spearman, q.top1_regret,
+                     q.first_regret, q.first_within_2pct, q.groups);
 }
 
 // The fit for one device (log factors, in the family's order) next to the space file's factors, how
@@ -66,13 +67,15 @@ std::string render_calibration(const FamilySpec& family, const DeviceInfo& devic
                    format_fixed(std::exp(fitted[f]), 3)});
   }
   out += table.plain(2);
-  out += fmt::format("\n  how the model ranks each shape's measured variants{:>14} {:>14}\n", "Spearman",
-                     "top-1 regret");
+  out += fmt::format("\n  how the model ranks each shape's measured variants{:>14} {:>14} {:>11} {:>11}\n",
+                     "Spearman", "top-1 regret", fmt::format("first {}", kDefaultMaxCandidates), "within 2%");
   out += quality_row("uncalibrated (cost_us alone)", ranking_quality(samples, std::vector<double>(features, 0.0)));
   out += quality_row("with the space file's factors", ranking_quality(samples, current));
   out += quality_row("with the fitted factors", all);
   out += quality_row("fitted on half the shapes, judged on the others", cross_validated_quality(samples, features, ridge));
-  out += "\n  (top-1 regret: the model's first choice's time over the best measured, geomean over shapes)\n";
+  out += fmt::format("\n  (top-1 regret: the model's first choice's time over the best measured, geomean over shapes;\n"
+                     "  first {0}: the best of the model's first {0} over the best measured, and the shapes where\n"
+                     "  that is within 2%, as a plan of {0} candidates would find them)\n", kDefaultMaxCandidates);
   const double scale = std::exp(fit_log_scale(samples, fitted));
   out += fmt::format("  Scale (measured time over the calibrated estimate, geomean over the trials): {:.3f}, in "
                      "the space file {}\n",

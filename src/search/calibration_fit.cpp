@@ -109,7 +109,7 @@ double fit_log_scale(const std::vector<CalibrationSample>& samples, const std::v
 
 RankingQuality ranking_quality(const std::vector<CalibrationSample>& samples, const std::vector<double>& log_factors) {
   RankingQuality q;
-  double rho_sum = 0, log_regret_sum = 0;
+  double rho_sum = 0, log_regret_sum = 0, log_first_regret_sum = 0;
   for (const auto& [name, members] : by_group(samples)) {
     if (members.size() < 3) continue;
     std::vector<double> model, measured;
@@ -122,13 +122,23 @@ RankingQuality ranking_quality(const std::vector<CalibrationSample>& samples, co
     double d2 = 0;
     for (std::size_t i = 0; i < members.size(); ++i) d2 += (rm[i] - rt[i]) * (rm[i] - rt[i]);
     rho_sum += 1 - 6 * d2 / (n * (n * n - 1));
+    const double best = *std::min_element(measured.begin(), measured.end());
     const std::size_t first = std::min_element(model.begin(), model.end()) - model.begin();
-    log_regret_sum += measured[first] - *std::min_element(measured.begin(), measured.end());
+    log_regret_sum += measured[first] - best;
+    std::vector<std::size_t> by_model(members.size());
+    std::iota(by_model.begin(), by_model.end(), 0);
+    std::stable_sort(by_model.begin(), by_model.end(), [&](std::size_t a, std::size_t b) { return model[a] < model[b]; });
+    double best_first = measured[by_model.front()];
+    for (std::size_t i = 1; i < std::min(kDefaultMaxCandidates, by_model.size()); ++i)
+      best_first = std::min(best_first, measured[by_model[i]]);
+    log_first_regret_sum += best_first - best;
+    q.first_within_2pct += best_first - best <= std::log(1.02);
     ++q.groups;
   }
   if (q.groups > 0) {
     q.mean_spearman = rho_sum / double(q.groups);
     q.top1_regret = std::exp(log_regret_sum / double(q.groups));
+    q.first_regret = std::exp(log_first_regret_sum / double(q.groups));
   }
   return q;
 }
@@ -140,17 +150,20 @@ RankingQuality cross_validated_quality(const std::vector<CalibrationSample>& sam
   std::size_t i = 0;
   for (const auto& shape : shapes) halves[i++ % 2].insert(shape);
   RankingQuality total;
-  double rho_sum = 0, log_regret_sum = 0;
+  double rho_sum = 0, log_regret_sum = 0, log_first_regret_sum = 0;
   for (int held = 0; held < 2; ++held) {
     const auto w = fit_log_factors(subset(samples, halves[1 - held]), feature_count, ridge);
     const RankingQuality q = ranking_quality(subset(samples, halves[held]), w);
     rho_sum += q.mean_spearman * double(q.groups);
     log_regret_sum += std::log(q.top1_regret) * double(q.groups);
+    log_first_regret_sum += std::log(q.first_regret) * double(q.groups);
+    total.first_within_2pct += q.first_within_2pct;
     total.groups += q.groups;
   }
   if (total.groups > 0) {
     total.mean_spearman = rho_sum / double(total.groups);
     total.top1_regret = std::exp(log_regret_sum / double(total.groups));
+    total.first_regret = std::exp(log_first_regret_sum / double(total.groups));
   }
   return total;
 }

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "search/candidates.hpp"
+
 namespace cl2 {
 
 struct CalibrationSample {
@@ -21,6 +23,10 @@ struct RankingQuality {
   std::size_t groups = 0;         // problems with at least three measured variants
   double mean_spearman = 0;       // rank correlation of model and measurement, averaged over them
   double top1_regret = 1;         // geomean of (time of the model's first choice / best time)
+  // Geomean of (best time among the model's first kDefaultMaxCandidates / best time), and the
+  // problems where that is within 2%: how often tune's default plan would hold the best.
+  double first_regret = 1;
+  std::size_t first_within_2pct = 0;
 };
 
 // Log factors w minimising the sum over samples of (log_time - log_base_cost - w . features)^2,

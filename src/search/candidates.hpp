@@ -15,6 +15,9 @@
 
 namespace cl2 {
 
+// Candidates per shape that tune plans unless --max-candidates says otherwise.
+constexpr std::size_t kDefaultMaxCandidates = 24;
+
 struct TensorMapBox {
   std::string operand;  // "a", "b" or "c"
   int box_inner = 0, box_outer = 0, swizzle_bytes = 0;

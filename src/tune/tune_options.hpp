@@ -20,7 +20,7 @@ struct TuneOptions {
   std::map<std::string, std::int64_t> pins;  // --pin: parameters fixed in every family that has them
   ShardSpec shard;                           // --shard I/N: this machine's part of the shapes
   Strategy strategy = Strategy::Model;   // tune/strategy.hpp
-  std::size_t max_candidates = 24;       // per shape, after ordering by the cost model
+  std::size_t max_candidates = kDefaultMaxCandidates;  // per shape, after ordering by the cost model
   std::size_t seeds = 0;                 // of those, winners of the nearest tuned shapes (search/seeds.hpp)
   std::size_t finalists = 3;             // settled side by side in the final round (shape_tuner.cpp)
   double budget_seconds = 0;             // 0 = no limit
