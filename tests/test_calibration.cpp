@@ -89,6 +89,25 @@ TEST(Calibration, FirstChoicesAreJudgedByTheBestAmongTheModelsFirst24) {
   EXPECT_NEAR(q.top1_regret, 1.0 / 0.9, 1e-9);                // the model's first is never the best
 }
 
+TEST(Calibration, TheFitFollowsTheFastVariantsWhereTheSlowOnesDisagree) {
+  // Per shape: four fast variants, whose feature makes them 10% faster, and twenty slow ones
+  // (2-3x the best), whose feature makes them 30% slower. Weighing every variant the same, the
+  // fit says the feature costs time; planning keeps the fast ones, so it must say it saves time.
+  std::vector<CalibrationSample> samples;
+  for (int shape = 0; shape < 6; ++shape)
+    for (int v = 0; v < 24; ++v) {
+      CalibrationSample s;
+      s.shape = s.group = "shape" + std::to_string(shape);
+      const bool fast = v < 4, with = v % 2 == 0;
+      s.features = {with};
+      s.log_time = (fast ? 0.0 : std::log(2.0 + 0.05 * v)) + (with ? std::log(fast ? 0.9 : 1.3) : 0.0);
+      s.log_base_cost = s.log_time - (with ? std::log(fast ? 0.9 : 1.3) : 0.0);
+      samples.push_back(s);
+    }
+  const auto fitted = fit_log_factors(samples, 1, 0.0);
+  EXPECT_LT(std::exp(fitted[0]), 0.95) << "the factor the fast variants show is 0.9";
+}
+
 TEST(Calibration, RidgeLeavesAFactorTheDataCannotSeeAtOne) {
   auto samples = exact_samples({0.3, -0.2, 0.0});
   for (auto& s : samples) s.features.push_back(s.group == "shape0");  // constant within every group

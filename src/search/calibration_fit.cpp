@@ -13,6 +13,13 @@ namespace {
 
 using Matrix = std::vector<std::vector<double>>;
 
+// A plan keeps a shape's cheapest few, so the fit serves the order of the fast variants: each
+// weighs exp(-(log time - the group's best log time) / kFitFocus), e^-1 at 35% slower than the
+// best. On the H100 strategy check's reference (512 variants of each of 30 shapes), fitted on half
+// the shapes and judged on the others, the model's first 24 held one within 2% of the best on 25
+// shapes against 22 with every variant weighing the same (24-25 for focus 0.2-0.5, 23 at 1).
+constexpr double kFitFocus = 0.3;
+
 std::map<std::string, std::vector<const CalibrationSample*>> by_group(const std::vector<CalibrationSample>& samples) {
   std::map<std::string, std::vector<const CalibrationSample*>> groups;
   for (const auto& s : samples) groups[s.group].push_back(&s);
@@ -76,23 +83,28 @@ std::vector<double> fit_log_factors(const std::vector<CalibrationSample>& sample
   Matrix normal(feature_count, std::vector<double>(feature_count, 0.0));
   std::vector<double> rhs(feature_count, 0.0);
   for (const auto& [name, members] : by_group(samples)) {
-    // Centre features and residuals on the group's means: a factor shared by all of a problem's
-    // variants changes no ranking, so only differences within a group carry information.
-    std::vector<double> mean_x(feature_count, 0.0);
-    double mean_y = 0;
+    // Centre features and residuals on the group's (weighted) means: a factor shared by all of a
+    // problem's variants changes no ranking, so only differences within a group carry information.
+    double best = INFINITY;
+    for (const auto* s : members) best = std::min(best, s->log_time);
+    std::vector<double> weight, mean_x(feature_count, 0.0);
+    double mean_y = 0, weights = 0;
     for (const auto* s : members) {
-      for (std::size_t f = 0; f < feature_count; ++f) mean_x[f] += s->features[f];
-      mean_y += s->log_time - s->log_base_cost;
+      weight.push_back(std::exp(-(s->log_time - best) / kFitFocus));
+      weights += weight.back();
+      for (std::size_t f = 0; f < feature_count; ++f) mean_x[f] += weight.back() * s->features[f];
+      mean_y += weight.back() * (s->log_time - s->log_base_cost);
     }
-    for (auto& m : mean_x) m /= double(members.size());
-    mean_y /= double(members.size());
-    for (const auto* s : members) {
+    for (auto& m : mean_x) m /= weights;
+    mean_y /= weights;
+    for (std::size_t i = 0; i < members.size(); ++i) {
+      const CalibrationSample* s = members[i];
       std::vector<double> x(feature_count);
       for (std::size_t f = 0; f < feature_count; ++f) x[f] = s->features[f] - mean_x[f];
       const double y = s->log_time - s->log_base_cost - mean_y;
       for (std::size_t r = 0; r < feature_count; ++r) {
-        rhs[r] += x[r] * y;
-        for (std::size_t c = 0; c < feature_count; ++c) normal[r][c] += x[r] * x[c];
+        rhs[r] += weight[i] * x[r] * y;
+        for (std::size_t c = 0; c < feature_count; ++c) normal[r][c] += weight[i] * x[r] * x[c];
       }
     }
   }

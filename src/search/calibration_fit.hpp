@@ -30,8 +30,9 @@ struct RankingQuality {
 };
 
 // Log factors w minimising the sum over samples of (log_time - log_base_cost - w . features)^2,
-// each term centred on its group's mean, plus ridge * |w|^2 (which keeps factors that the data
-// hardly constrains near 1).
+// each term centred on its group's mean and weighted by how close the sample is to its group's
+// fastest (the order of the fast variants is what planning needs), plus ridge * |w|^2 (which keeps
+// factors that the data hardly constrains near 1).
 std::vector<double> fit_log_factors(const std::vector<CalibrationSample>& samples, std::size_t feature_count,
                                     double ridge);
 
