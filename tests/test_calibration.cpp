@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <functional>
 #include <map>
 
 #include "core/errors.hpp"
@@ -32,6 +33,20 @@ std::vector<CalibrationSample> exact_samples(const std::vector<double>& w) {
       s.log_time = s.log_base_cost + 5.0 * g;
       for (std::size_t f = 0; f < w.size(); ++f)
         if (s.features[f]) s.log_time += w[f];
+      samples.push_back(s);
+    }
+  return samples;
+}
+
+// `shapes` groups of `variants` samples each, every one filled in by fill(shape, variant, sample).
+std::vector<CalibrationSample> shape_samples(int shapes, int variants,
+                                             const std::function<void(int, int, CalibrationSample&)>& fill) {
+  std::vector<CalibrationSample> samples;
+  for (int shape = 0; shape < shapes; ++shape)
+    for (int v = 0; v < variants; ++v) {
+      CalibrationSample s;
+      s.shape = s.group = "shape" + std::to_string(shape);
+      fill(shape, v, s);
       samples.push_back(s);
     }
   return samples;
@@ -73,15 +88,10 @@ TEST(Calibration, UncalibratedModelIsJudgedByItsRankingAlone) {
 TEST(Calibration, FirstChoicesAreJudgedByTheBestAmongTheModelsFirst24) {
   // Two shapes of 40 variants, each 1% slower than the model's order says, but for one 10% faster
   // than all: the model puts it 10th on one shape (inside its first 24), 30th on the other.
-  std::vector<CalibrationSample> samples;
-  for (int shape = 0; shape < 2; ++shape)
-    for (int v = 0; v < 40; ++v) {
-      CalibrationSample s;
-      s.shape = s.group = "shape" + std::to_string(shape);
-      s.log_base_cost = 0.01 * v;
-      s.log_time = (v == (shape == 0 ? 9 : 29)) ? std::log(0.9) : 0.01 * v;
-      samples.push_back(s);
-    }
+  const auto samples = shape_samples(2, 40, [](int shape, int v, CalibrationSample& s) {
+    s.log_base_cost = 0.01 * v;
+    s.log_time = (v == (shape == 0 ? 9 : 29)) ? std::log(0.9) : 0.01 * v;
+  });
   const RankingQuality q = ranking_quality(samples, {});
   EXPECT_EQ(q.groups, 2u);
   EXPECT_EQ(q.first_within_2pct, 1u);
@@ -93,17 +103,12 @@ TEST(Calibration, TheFitFollowsTheFastVariantsWhereTheSlowOnesDisagree) {
   // Per shape: four fast variants, whose feature makes them 10% faster, and twenty slow ones
   // (2-3x the best), whose feature makes them 30% slower. Weighing every variant the same, the
   // fit says the feature costs time; planning keeps the fast ones, so it must say it saves time.
-  std::vector<CalibrationSample> samples;
-  for (int shape = 0; shape < 6; ++shape)
-    for (int v = 0; v < 24; ++v) {
-      CalibrationSample s;
-      s.shape = s.group = "shape" + std::to_string(shape);
-      const bool fast = v < 4, with = v % 2 == 0;
-      s.features = {with};
-      s.log_time = (fast ? 0.0 : std::log(2.0 + 0.05 * v)) + (with ? std::log(fast ? 0.9 : 1.3) : 0.0);
-      s.log_base_cost = s.log_time - (with ? std::log(fast ? 0.9 : 1.3) : 0.0);
-      samples.push_back(s);
-    }
+  const auto samples = shape_samples(6, 24, [](int, int v, CalibrationSample& s) {
+    const bool fast = v < 4, with = v % 2 == 0;
+    s.features = {with};
+    s.log_time = (fast ? 0.0 : std::log(2.0 + 0.05 * v)) + (with ? std::log(fast ? 0.9 : 1.3) : 0.0);
+    s.log_base_cost = s.log_time - (with ? std::log(fast ? 0.9 : 1.3) : 0.0);
+  });
   const auto fitted = fit_log_factors(samples, 1, 0.0);
   EXPECT_LT(std::exp(fitted[0]), 0.95) << "the factor the fast variants show is 0.9";
 }
