@@ -17,13 +17,21 @@ import sys
 TOLERANCE = 0.02
 
 
+def fail(message):
+    print(f"strategy_replay: {message}", file=sys.stderr)
+    sys.exit(2)
+
+
 def scores_in_plan_order(db):
     """Per shape: its candidates' scores in plan order, and the place of the winner's among them."""
-    with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as c:
-        rows = c.execute("select t.m, t.n, t.k, t.layout, t.accum, t.l2, t.time_us / t.reference_us, "
-                         "w.kernel_id = t.kernel_id from trials t join winners w using "
-                         "(device_id, m, n, k, layout, accum, l2) where t.status = 'ok' and t.time_us > 0 "
-                         "and t.reference_us > 0 order by t.id").fetchall()
+    try:
+        with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as c:
+            rows = c.execute("select t.m, t.n, t.k, t.layout, t.accum, t.l2, t.time_us / t.reference_us, "
+                             "w.kernel_id = t.kernel_id from trials t join winners w using "
+                             "(device_id, m, n, k, layout, accum, l2) where t.status = 'ok' and t.time_us > 0 "
+                             "and t.reference_us > 0 order by t.id").fetchall()
+    except sqlite3.Error as e:
+        fail(f"{db}: cannot read it as a tuning database ({e}); give the database a wide search wrote")
     shapes = {}
     for *problem, score, won in rows:
         scores, winner_at = shapes.setdefault(tuple(problem), ([], [None]))
@@ -35,11 +43,15 @@ def scores_in_plan_order(db):
 
 def main():
     if len(sys.argv) < 2:
-        sys.exit(__doc__)
+        print(__doc__, file=sys.stderr)
+        sys.exit(2)
+    if not all(x.isdigit() and int(x) > 0 for x in sys.argv[2:]):
+        fail(f"{' '.join(sys.argv[2:])}: each N must be a count of candidates above 0, e.g. 24 128")
+    firsts = [int(x) for x in sys.argv[2:]] or [24, 32, 48, 64, 96, 128, 256]
     shapes = scores_in_plan_order(sys.argv[1])
     if not shapes:
-        sys.exit(f"{sys.argv[1]}: no verified trials with a library time beside them")
-    firsts = [int(x) for x in sys.argv[2:]] or [24, 32, 48, 64, 96, 128, 256]
+        fail(f"{sys.argv[1]}: no shape has a winner among verified trials timed beside a library call; "
+             "give the database a wide search wrote")
     most = max(len(scores) for scores, _ in shapes.values())
     print(f"{len(shapes)} shapes, up to {most} verified candidates each ({sys.argv[1]})\n")
     print(f"| model's first N | shapes with one within {TOLERANCE:.0%} of the winner | geomean winner / best of N |")

@@ -1,0 +1,44 @@
+// scripts/strategy_replay.py on a database the fake GPU tuned: how many of the model's first N
+// candidates a search's winner needs, and its one-line errors for inputs it cannot use.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "support/run_tool.hpp"
+
+using namespace cl2_test;
+
+namespace {
+
+CommandResult replay(const ScratchDir& dir, const std::string& args) {
+  return run_command("python3 " + source_path("scripts/strategy_replay.py") + " " + args, dir);
+}
+
+}  // namespace
+
+TEST(StrategyReplay, AllOfAShapesCandidatesHoldItsWinnerAndTheWinnerHasAPlace) {
+  ScratchDir dir;
+  const std::string db = dir.file("t.sqlite");
+  const auto tuned = run_tool("tune --fake-gpu --shapes " + dir.write("shapes.json", "[[64, 64, 64]]") + " --db " +
+                                  db + test_family_args("naive_many") + " --max-candidates 0",
+                              dir);
+  ASSERT_EQ(tuned.status, 0) << tuned.err;
+  const auto r = replay(dir, db + " 6");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("1 shapes, up to 6 verified candidates each"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("| 6 | 1 of 1 | 1.000 |"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("The winner's place in the model's order (counting from 1):\n64x64x64 "), std::string::npos)
+      << r.out;
+}
+
+TEST(StrategyReplay, InputsItCannotUseAreOneLineErrors) {
+  ScratchDir dir;
+  dir.write("not-a-db.sqlite", "text");
+  for (const std::string& args : {dir.file("missing.sqlite"), dir.file("not-a-db.sqlite"), dir.file("x.sqlite") + " 0",
+                                  dir.file("x.sqlite") + " many"}) {
+    const auto r = replay(dir, args);
+    EXPECT_EQ(r.status, 2) << args;
+    EXPECT_EQ(r.err.rfind("strategy_replay: ", 0), 0u) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  }
+}
