@@ -6,12 +6,17 @@
 
 namespace cl2 {
 
-std::int64_t device_in_db(const TuningDb& db, const DeviceInfo& device) {
-  std::int64_t by_name = 0;
-  for (const auto& [id, stored] : db.devices()) {
+std::optional<std::int64_t> device_with_fingerprint(const TuningDb& db, const DeviceInfo& device) {
+  for (const auto& [id, stored] : db.devices())
     if (stored.fingerprint() == device.fingerprint()) return id;
+  return std::nullopt;
+}
+
+std::int64_t device_in_db(const TuningDb& db, const DeviceInfo& device) {
+  if (const auto id = device_with_fingerprint(db, device)) return *id;
+  std::int64_t by_name = 0;
+  for (const auto& [id, stored] : db.devices())
     if (stored.name == device.name) by_name = id;
-  }
   if (by_name == 0)
     throw UserError(fmt::format("{}: has no tuning results for {}; run `cuda-l2-tune tune` on this GPU first",
                                 db.path(), device.name));

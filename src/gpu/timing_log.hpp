@@ -4,7 +4,7 @@
 // each measurement appends one JSON line: the calls, the rule, why it stopped, the wall time of
 // its setup (warm-up launches and graph building) and in all, and per call its graph size, the
 // samples' median and spread, and the spread of its per-round ratio to the first call (noise the
-// calls of a round share, such as the clock, cancels there). Each trial of a candidate adds a line
+// calls of a round share, such as the clock, cancels there). Each trial that verifies adds a line
 // of its steps' wall times (TrialSteps): what a candidate costs beside its measurement.
 #include <string>
 #include <vector>

@@ -135,11 +135,10 @@ RankingQuality ranking_quality(const std::vector<CalibrationSample>& samples, co
     for (std::size_t i = 0; i < members.size(); ++i) d2 += (rm[i] - rt[i]) * (rm[i] - rt[i]);
     rho_sum += 1 - 6 * d2 / (n * (n * n - 1));
     const double best = *std::min_element(measured.begin(), measured.end());
-    const std::size_t first = std::min_element(model.begin(), model.end()) - model.begin();
-    log_regret_sum += measured[first] - best;
     std::vector<std::size_t> by_model(members.size());
     std::iota(by_model.begin(), by_model.end(), 0);
     std::stable_sort(by_model.begin(), by_model.end(), [&](std::size_t a, std::size_t b) { return model[a] < model[b]; });
+    log_regret_sum += measured[by_model.front()] - best;  // the model's first choice
     double best_first = measured[by_model.front()];
     for (std::size_t i = 1; i < std::min(kDefaultMaxCandidates, by_model.size()); ++i)
       best_first = std::min(best_first, measured[by_model[i]]);

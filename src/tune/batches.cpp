@@ -7,9 +7,9 @@
 
 #include <algorithm>
 #include <chrono>
-#include <optional>
 #include <utility>
 
+#include "db/device_match.hpp"
 #include "search/seeds.hpp"
 #include "tune/clean_plan.hpp"
 
@@ -91,9 +91,7 @@ BatchPlan plan_batches(const std::vector<Problem>& listed, std::size_t seeds) {
 }
 
 std::vector<Problem> untuned_first(const std::vector<Problem>& listed, const TuningDb& db, const DeviceInfo& device) {
-  std::optional<std::int64_t> device_id;
-  for (const auto& [id, stored] : db.devices())
-    if (stored.fingerprint() == device.fingerprint()) device_id = id;
+  const auto device_id = device_with_fingerprint(db, device);
   if (!device_id) return listed;
   std::vector<Problem> untuned, tuned;
   for (const auto& problem : listed) (db.winner(*device_id, problem) ? tuned : untuned).push_back(problem);
