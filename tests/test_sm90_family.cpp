@@ -241,6 +241,38 @@ TEST(Sm90Space, MisalignedShapesGetTheRuleThatExcludesThem) {
   EXPECT_TRUE(enumerate_family(sm90(), {{64, 64, 64}, Layout::TN, Accum::F32}, limits_for_arch("sm_80")).empty());
 }
 
+// Large shapes (4 tiles or more per CTA, K >= 2048) plan ping-pong consumers that each hold a whole
+// 128-row tile 144 to 192 wide (measured on the H200: they won 6 of issue 9's 9 large shapes,
+// db/results/large-explore/); cooperative consumers still hold at most 128 accumulators, and
+// shapes with few tiles per CTA keep ping-pong tiles to 128 accumulators.
+TEST(Sm90Space, LargeShapesPlanWidePingPongTiles) {
+  const auto plan = [](GemmShape shape) {
+    return plan_candidates({&sm90()}, {shape, Layout::TN, Accum::F32}, limits_for_arch("sm_90a"), 24);
+  };
+  const auto accumulators = [](const Candidate& c) {
+    const bool whole = c.config.at("PINGPONG") == 1 || c.config.at("WG_KSPLIT") == 1;
+    return c.config.at("BM") / (whole ? 1 : c.config.at("CONSUMERS")) / 64 * c.config.at("BN") / 2;
+  };
+  for (const GemmShape shape : {GemmShape{6144, 6144, 2048}, GemmShape{4096, 14336, 4096}, GemmShape{8192, 8192, 8192}}) {
+    int wide_pingpong = 0;
+    for (const auto& c : plan(shape)) {
+      SCOPED_TRACE(c.config.label());
+      const bool pingpong = c.config.at("PINGPONG") == 1;
+      wide_pingpong += pingpong && c.config.at("BM") == 128 && c.config.at("BN") >= 144;
+      if (!pingpong && c.config.at("CONSUMERS") == 2) {
+        EXPECT_LE(accumulators(c), 128);
+      }
+    }
+    EXPECT_GE(wide_pingpong, 2) << shape.m << "x" << shape.n << "x" << shape.k;
+  }
+  for (const GemmShape shape : {GemmShape{1024, 1024, 1024}, GemmShape{4096, 4096, 256}})
+    for (const auto& c : plan(shape)) {
+      if (c.config.at("PINGPONG") == 1) {
+        EXPECT_LE(accumulators(c), 128) << c.config.label();
+      }
+    }
+}
+
 // A tile whose width is not a multiple of 64 stores C in chunks of the widest of 32, 16 and 8
 // columns that divides it, through a C map of that box width in the TMA swizzle of its rows.
 TEST(Sm90Space, TmaStoreChunksFollowTheTileWidth) {
