@@ -1,5 +1,6 @@
 #include "tune/calibration_samples.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 
@@ -7,6 +8,16 @@
 #include "search/cost_model.hpp"
 
 namespace cl2 {
+namespace {
+
+// A kernel tuned by an older version of the family may lack parameters added since (sm90's
+// SPLIT_DSMEM): the family's model cannot cost it, so it is no sample of this family.
+bool names_every_param(const FamilySpec& family, const KernelConfig& config) {
+  return std::all_of(family.params.begin(), family.params.end(),
+                     [&](const auto& param) { return config.params.count(param.first) != 0; });
+}
+
+}  // namespace
 
 std::vector<CalibrationSample> calibration_samples(const TuningDb& db, std::int64_t device_id,
                                                    const DeviceLimits& limits, const FamilySpec& family,
@@ -20,7 +31,7 @@ std::vector<CalibrationSample> calibration_samples(const TuningDb& db, std::int6
       if (fresh)
         if (const auto kernel = db.kernel(trial.kernel_id)) {
           KernelConfig config = KernelConfig::from_json(kernel->config_json);
-          if (config.family == family.name) it->second = std::move(config);
+          if (config.family == family.name && names_every_param(family, config)) it->second = std::move(config);
         }
       if (!it->second) continue;
       const ExprVariables vars = config_variables(family, *it->second, problem, limits);
