@@ -131,8 +131,9 @@ CommandRunner add_calibrate_command(CLI::App& app) {
       fits.push_back(std::move(fit));
     }
     if (text.empty())
-      throw UserError(fmt::format("--db: no verified {} trials{}; tune some shapes first", family.name,
-                                  o->device.empty() ? "" : " on a device matching --device " + o->device));
+      throw UserError(fmt::format("--db: no verified {} trials{} of this version of the family (trials of kernels "
+                                  "tuned before it gained a parameter do not count); tune some shapes first",
+                                  family.name, o->device.empty() ? "" : " on a device matching --device " + o->device));
     if (o->store) {
       auto db = TuningDb::open(o->dbs.front(), DbMode::ReadWrite);
       db->transaction([&] {
