@@ -5,7 +5,8 @@ the model's cost ratio of the fastest wide ping-pong variant (h200/xpp.sqlite) t
 cooperative one (h200/xlarge.sqlite, h200/plan.sqlite; fastest by the ratio to cuBLASLt-autotune
 measured beside it) equal to their measured ratio; prints each and their geomean (a least-squares
 fit in log space of one factor). Run from the repository root with the factor set to 1.0 in the
-space file and the CLI rebuilt: python3 db/results/large-explore/fit-pingpong-factor.py [CLI]"""
+space file and the CLI rebuilt (with the fitted factor in place it prints 1.000, a check of the fit):
+    python3 db/results/large-explore/fit-pingpong-factor.py [CLI]"""
 import json, math, re, sqlite3, subprocess, sys, tempfile
 from pathlib import Path
 
@@ -13,11 +14,26 @@ here = Path(__file__).parent
 cli = sys.argv[1] if len(sys.argv) > 1 else "build/cuda-l2-tune"
 
 
+def fail(message):
+    print(f"fit-pingpong-factor: {message}", file=sys.stderr)
+    sys.exit(2)
+
+
+if not Path(cli).is_file():
+    fail(f"{cli}: no such CLI; build it (scripts/build.sh) or give its path")
+
+
 def fastest(db, wide_pingpong):
     best = {}
     query = ("select t.m, t.n, t.k, t.reference_us / t.time_us, k.config_json from trials t"
              " join kernels k on k.id = t.kernel_id where t.status = 'ok'")
-    for m, n, k, ratio, config in sqlite3.connect(db).execute(query):
+    try:
+        with sqlite3.connect(f"file:{db}?mode=ro&immutable=1", uri=True) as c:
+            rows = c.execute(query).fetchall()
+    except sqlite3.Error as e:
+        fail(f"{db}: cannot read it as a tuning database ({e}); run from a checkout that has this folder's "
+             "h200/ databases")
+    for m, n, k, ratio, config in rows:
         p = json.loads(config)["params"]
         wide = p["PINGPONG"] == 1 and p["BN"] >= 144
         if wide != wide_pingpong or (not wide_pingpong and p["PINGPONG"] == 1):
@@ -36,7 +52,7 @@ def model_cost(shape, params, scratch):
                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True).stdout
     found = re.search(r"^\s+([\d.]+) us", out, re.M)
     if not found:
-        sys.exit(f"{shape}: no cost for {pins}:\n{out[-500:]}")
+        fail(f"{shape}: the model gave no cost for {pins}: {out.strip().splitlines()[-1] if out.strip() else 'no output'}")
     return float(found.group(1))
 
 

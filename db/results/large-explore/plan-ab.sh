@@ -11,6 +11,9 @@ set -uo pipefail
 cd "$(dirname "$0")/../../.."
 source scripts/carry-env.sh
 D=db/results/large-explore
+for tool in .carry/old/cuda-l2-tune .carry/bin/cuda-l2-tune; do
+  [ -x $tool ] || { echo "plan-ab: $tool missing; prepare .carry/ as this script's header says" >&2; exit 2; }
+done
 nvidia-smi --query-gpu=name --format=csv,noheader > "$OUT/gpu.txt"
 { .carry/old/cuda-l2-tune --version; .carry/bin/cuda-l2-tune --version; } > "$OUT/version.txt"
 for round in $(seq "${ROUNDS:-2}"); do
