@@ -183,6 +183,15 @@ __device__ __forceinline__ void cl2_fence_barrier_init() {
   asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
 }
 
+// Programmatic dependent launch. A grid launched with programmatic stream serialization may start
+// while the previous kernel of its stream still runs: what it does before the wait must not read
+// anything that kernel writes, nor write anything it reads or writes. The wait returns once the
+// previous grid has completed and its writes are visible (at once for a grid launched without the
+// attribute). The trigger lets the next such grid start as soon as every CTA of this one has
+// issued it or exited.
+__device__ __forceinline__ void cl2_grid_dependency_wait() { asm volatile("griddepcontrol.wait;" ::: "memory"); }
+__device__ __forceinline__ void cl2_launch_dependents() { asm volatile("griddepcontrol.launch_dependents;" ::: "memory"); }
+
 template <int id, int threads>
 __device__ __forceinline__ void cl2_named_sync() {
   asm volatile("bar.sync %0, %1;" ::"n"(id), "n"(threads) : "memory");

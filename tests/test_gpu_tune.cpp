@@ -114,12 +114,13 @@ struct PinnedVariant {
 // pinned), each on shapes that break its tile, cluster and split into uneven pieces.
 std::vector<PinnedVariant> sm90_variant_kinds() {
   auto pins = [](int bm, int bn, int stages, int consumers, int chains, int pingpong, int ksplit, int cm, int cn,
-                 int epi, int persistent, int split, int stream_k = 0, int swap = 0, int pair = 0, int dsmem = 0) {
+                 int epi, int persistent, int split, int stream_k = 0, int swap = 0, int pair = 0, int dsmem = 0,
+                 int pdl = 0) {
     return fmt::format("BM={},BN={},STAGES={},CONSUMERS={},ACC_CHAINS={},PINGPONG={},WG_KSPLIT={},CLUSTER_M={},"
                        "CLUSTER_N={},EPI_TMA={},PERSISTENT={},SPLIT_K={},STREAM_K={},SWAP_AB={},KB_PAIR={},"
-                       "SPLIT_DSMEM={},RASTER={}",
+                       "SPLIT_DSMEM={},PDL={},RASTER={}",
                        bm, bn, stages, consumers, chains, pingpong, ksplit, cm, cn, epi, persistent, split, stream_k,
-                       swap, pair, dsmem, persistent || stream_k ? 4 : 1);
+                       swap, pair, dsmem, pdl, persistent || stream_k ? 4 : 1);
   };
   return {
       {"ksplit_deep_ring", pins(64, 48, 14, 2, 2, 0, 1, 1, 1, 0, 0, 1),
@@ -203,6 +204,15 @@ std::vector<PinnedVariant> sm90_variant_kinds() {
        R"([[1, 1, 8], [64, 2048, 1024], [100, 1000, 4096]])"},
       {"splitk_dsmem_pair", pins(64, 64, 6, 1, 1, 0, 0, 1, 1, 0, 0, 6, 0, 0, 1, 1),
        R"([[256, 256, 12288], [100, 200, 4096], [130, 200, 192]])"},
+      // Programmatic dependent launch: each timed call overlaps the one before, weights requested
+      // before the wait (fewer k-blocks than the ring, or more; several tiles per CTA), and the
+      // workspace's tile counters of split-K reused call after call, each verified after many.
+      {"pdl_swapped_pairs", pins(64, 8, 10, 1, 1, 0, 0, 1, 1, 0, 0, 1, 0, 1, 1, 0, 1),
+       R"([{"m": 1, "n": 4096, "k": 4096, "l2": "rotate"}, [3, 1000, 576], [17, 4104, 320], [127, 2048, 1024], [1, 1, 64]])"},
+      {"pdl_splitk_cluster_2x1", pins(128, 64, 6, 2, 1, 0, 0, 2, 1, 0, 0, 2, 0, 0, 0, 0, 1),
+       R"([[1, 1, 8], [130, 200, 72], {"m": 256, "n": 1024, "k": 12288, "l2": "rotate"}])"},
+      {"pdl_persistent_pingpong_swapped", pins(128, 64, 4, 2, 1, 1, 0, 1, 1, 1, 1, 1, 0, 1, 0, 0, 1),
+       R"([[1000, 4096, 512], {"m": 200, "n": 4096, "k": 1000, "accum": "f16"}])"},
   };
 }
 

@@ -55,6 +55,9 @@ TEST(Sm90Space, EveryCandidateKeepsTheRules) {
       EXPECT_EQ(g.workspace_bytes > 0, (c.config.at("SPLIT_K") > 1 && !dsmem) || stream_k) << c.config.label();
       const std::int64_t cluster = c.config.at("CLUSTER_M") * c.config.at("CLUSTER_N");
       EXPECT_LE(cluster, 4) << c.config.label();
+      // Back-to-back calls on fresh weights (rotate) overlap their predecessor; no others do.
+      EXPECT_EQ(c.config.at("PDL"), problem.l2 == L2Policy::Rotate ? 1 : 0) << c.config.label();
+      EXPECT_EQ(g.programmatic, c.config.at("PDL") == 1) << c.config.label();
       if (dsmem) {  // the cluster is one tile's slices
         EXPECT_EQ(cluster, 1) << c.config.label();
         EXPECT_GT(c.config.at("SPLIT_K"), 1) << c.config.label();
@@ -300,7 +303,7 @@ TEST(Sm90Space, PinnedVariantIsTheOnlyCandidateAndIgnoresPlanningRules) {
   // the matrix, cluster CTAs without a tile of their own).
   const auto r = run_tool("tune --compile-only --verbose --family sm90 --shapes " + dir.write("s.json", "[[1, 1, 8]]") +
                               " --pin BM=128,BN=128,STAGES=4,ACC_CHAINS=1 --pin CONSUMERS=2,PINGPONG=0,WG_KSPLIT=0,CLUSTER_M=2,"
-                              "CLUSTER_N=2,EPI_TMA=0,PERSISTENT=0,SPLIT_K=1,STREAM_K=0,SWAP_AB=0,RASTER=1",
+                              "CLUSTER_N=2,EPI_TMA=0,PERSISTENT=0,SPLIT_K=1,STREAM_K=0,SWAP_AB=0,PDL=0,RASTER=1",
                           dir);
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.err.find("1x1x8 tn f32: 1 candidates"), std::string::npos) << r.err;
@@ -325,12 +328,12 @@ TEST(Sm90Compile, SassHoldsHgmmaAndTmaAcrossTheFeatures) {
     Accum accum;
   };
   auto params = [](int bm, int bn, int stages, int consumers, int chains, int pingpong, int ksplit, int cm, int cn,
-                   int epi, int split, int stream_k = 0, int swap = 0, int pair = 0, int dsmem = 0) {
+                   int epi, int split, int stream_k = 0, int swap = 0, int pair = 0, int dsmem = 0, int pdl = 0) {
     return std::map<std::string, std::int64_t>{
         {"BM", bm},           {"BN", bn},          {"STAGES", stages},  {"CONSUMERS", consumers}, {"ACC_CHAINS", chains},
         {"PINGPONG", pingpong}, {"WG_KSPLIT", ksplit}, {"CLUSTER_M", cm}, {"CLUSTER_N", cn},
         {"EPI_TMA", epi},     {"PERSISTENT", stream_k ? 0 : 1}, {"SPLIT_K", split}, {"STREAM_K", stream_k},
-        {"SWAP_AB", swap},    {"KB_PAIR", pair},   {"SPLIT_DSMEM", dsmem}, {"RASTER", 8}};
+        {"SWAP_AB", swap},    {"KB_PAIR", pair},   {"SPLIT_DSMEM", dsmem}, {"PDL", pdl}, {"RASTER", 8}};
   };
   const std::vector<std::pair<Sample, bool>> samples = {  // with whether the SASS multicasts
       {{params(128, 256, 4, 2, 1, 0, 0, 2, 1, 1, 1), Layout::TN, Accum::F32}, true},   // cooperative, B multicast, TMA store
@@ -351,6 +354,8 @@ TEST(Sm90Compile, SassHoldsHgmmaAndTmaAcrossTheFeatures) {
       {{params(128, 8, 3, 1, 1, 0, 0, 1, 1, 0, 1, 0, 1, 2), Layout::TN, Accum::F32}, false},     // swapped, 4 atoms a box
       {{params(64, 8, 3, 1, 1, 0, 0, 1, 1, 0, 2, 0, 1, 3, 1), Layout::TN, Accum::F32}, false},   // 8 atoms a box, DSMEM split
       {{params(64, 32, 12, 2, 1, 0, 1, 1, 1, 0, 4, 0, 1, 0, 1), Layout::TN, Accum::F16}, false}, // DSMEM, swapped, WG_KSPLIT
+      {{params(64, 8, 10, 1, 1, 0, 0, 1, 1, 0, 1, 0, 1, 1, 0, 1), Layout::TN, Accum::F32}, false},  // PDL, swapped decode
+      {{params(128, 64, 6, 2, 1, 0, 0, 2, 1, 0, 2, 0, 0, 0, 0, 1), Layout::TN, Accum::F32}, true},   // PDL, multicast, split-K
   };
   for (const auto& [s, multicast] : samples) {
     const KernelConfig config{"sm90", s.params};
@@ -375,5 +380,9 @@ TEST(Sm90Compile, SassHoldsHgmmaAndTmaAcrossTheFeatures) {
     if (dsmem) {
       EXPECT_EQ(sass.find("ATOMG"), std::string::npos);
     }
+    // PDL: griddepcontrol.wait (ACQBULK) and launch_dependents (PREEXIT), in PDL kernels only.
+    const bool pdl = s.params.at("PDL") == 1;
+    EXPECT_EQ(sass.find("ACQBULK") != std::string::npos, pdl);
+    EXPECT_EQ(sass.find("PREEXIT") != std::string::npos, pdl);
   }
 }

@@ -94,7 +94,7 @@ void set_shared_memory(CUfunction function, const LaunchGeometry& geometry) {
 }
 
 void launch_gemm(CUfunction function, const LaunchGeometry& geometry, const Cl2GemmParams& params,
-                 cudaStream_t stream) {
+                 cudaStream_t stream, Overlap overlap) {
   CUlaunchConfig config{};
   config.gridDimX = unsigned(geometry.grid[0]);
   config.gridDimY = unsigned(geometry.grid[1]);
@@ -103,14 +103,22 @@ void launch_gemm(CUfunction function, const LaunchGeometry& geometry, const Cl2G
   config.blockDimY = config.blockDimZ = 1;
   config.sharedMemBytes = unsigned(geometry.smem_bytes);
   config.hStream = reinterpret_cast<CUstream>(stream);
-  CUlaunchAttribute cluster{};
-  cluster.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
-  cluster.value.clusterDim.x = unsigned(geometry.cluster[0]);
-  cluster.value.clusterDim.y = unsigned(geometry.cluster[1]);
-  cluster.value.clusterDim.z = unsigned(geometry.cluster[2]);
-  const bool clustered = geometry.cluster[0] * geometry.cluster[1] * geometry.cluster[2] > 1;
-  config.attrs = clustered ? &cluster : nullptr;
-  config.numAttrs = clustered ? 1 : 0;
+  CUlaunchAttribute attrs[2]{};
+  unsigned count = 0;
+  if (geometry.cluster[0] * geometry.cluster[1] * geometry.cluster[2] > 1) {
+    CUlaunchAttribute& cluster = attrs[count++];
+    cluster.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+    cluster.value.clusterDim.x = unsigned(geometry.cluster[0]);
+    cluster.value.clusterDim.y = unsigned(geometry.cluster[1]);
+    cluster.value.clusterDim.z = unsigned(geometry.cluster[2]);
+  }
+  if (geometry.programmatic && overlap == Overlap::WhereProgrammatic) {
+    CUlaunchAttribute& pdl = attrs[count++];
+    pdl.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+    pdl.value.programmaticStreamSerializationAllowed = 1;
+  }
+  config.attrs = count > 0 ? attrs : nullptr;
+  config.numAttrs = count;
   void* args[] = {const_cast<Cl2GemmParams*>(&params)};
   CL2_CU(driver_api().launch_kernel_ex(&config, function, args, nullptr));
 }

@@ -31,8 +31,14 @@ Cl2GemmParams make_gemm_params(const LaunchGeometry& geometry, const Problem& pr
 // Opts `function` in to the geometry's dynamic shared memory; once per loaded kernel.
 void set_shared_memory(CUfunction function, const LaunchGeometry& geometry);
 
+// Whether a launch may overlap the previous kernel of its stream, where its geometry is
+// programmatic (PDL). A programmatic kernel prefetches B before it waits for that kernel, so only a
+// caller that knows the previous kernel did not write B may overlap: the tuner's own calls (B is
+// written once, before any of them).
+enum class Overlap { Never, WhereProgrammatic };
+
 // Enqueues one launch on `stream`; the parameters are copied at enqueue time.
 void launch_gemm(CUfunction function, const LaunchGeometry& geometry, const Cl2GemmParams& params,
-                 cudaStream_t stream);
+                 cudaStream_t stream, Overlap overlap);
 
 }  // namespace cl2

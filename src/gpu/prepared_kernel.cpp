@@ -18,7 +18,7 @@ PreparedKernel::PreparedKernel(const std::string& cubin_path, const LaunchGeomet
 }
 
 void PreparedKernel::launch(cudaStream_t stream, int slot) const {
-  launch_gemm(function_, geometry_, params_.at(std::size_t(slot)), stream);
+  launch_gemm(function_, geometry_, params_.at(std::size_t(slot)), stream, Overlap::WhereProgrammatic);
 }
 
 }  // namespace cl2

@@ -20,7 +20,7 @@ json to_json(const LaunchGeometry& g) {
                     {"box_depth", box.box_depth}});
   return {{"threads", g.threads},           {"grid", g.grid},
           {"cluster", g.cluster},           {"smem_bytes", g.smem_bytes},
-          {"workspace_bytes", g.workspace_bytes}, {"tensor_maps", maps},
+          {"workspace_bytes", g.workspace_bytes}, {"programmatic", g.programmatic}, {"tensor_maps", maps},
           {"runtime", g.runtime}};
 }
 
@@ -31,6 +31,7 @@ LaunchGeometry launch_geometry_from_json(const json& j) {
   g.cluster = j.at("cluster").get<std::array<int, 3>>();
   g.smem_bytes = j.at("smem_bytes").get<std::int64_t>();
   g.workspace_bytes = j.at("workspace_bytes").get<std::int64_t>();
+  g.programmatic = j.value("programmatic", false);
   for (const auto& box : j.at("tensor_maps"))
     g.tensor_maps.push_back({box.at("operand").get<std::string>(), box.at("box_inner").get<int>(),
                              box.at("box_outer").get<int>(), box.at("swizzle_bytes").get<int>(),

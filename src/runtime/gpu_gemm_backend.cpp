@@ -80,7 +80,8 @@ void GpuGemmBackend::run_kernel(const DispatchEntry& entry, const LaunchGeometry
   ensure_context();
   const Kernel& k = kernel(entry);
   const KernelLaunch& launch = kernel_launch(entry, k, geometry, call);
-  launch_gemm(k.function, geometry, launch.params, static_cast<cudaStream_t>(call.stream));
+  // A program's previous kernel may have written B (libcl2 cannot know): never overlapped.
+  launch_gemm(k.function, geometry, launch.params, static_cast<cudaStream_t>(call.stream), Overlap::Never);
 }
 
 std::vector<double> GpuGemmBackend::time_kernels(const std::vector<CandidateLaunch>& sequence, const GemmCall& call) {
@@ -100,7 +101,7 @@ std::vector<double> GpuGemmBackend::time_kernels(const std::vector<CandidateLaun
   StreamGate gate(stream);
   CL2_CUDA(cudaEventRecord(events.front().get(), stream));
   for (std::size_t i = 0; i < sequence.size(); ++i) {
-    launch_gemm(launches[i].first, *sequence[i].geometry, launches[i].second->params, stream);
+    launch_gemm(launches[i].first, *sequence[i].geometry, launches[i].second->params, stream, Overlap::Never);
     CL2_CUDA(cudaEventRecord(events[i + 1].get(), stream));
   }
   gate.release();

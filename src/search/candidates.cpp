@@ -26,6 +26,8 @@ void add_problem_variables(ExprVariables& vars, const Problem& problem) {
   // 1 where each timed call finds its operands in DRAM (rotate, flush), 0 where what fits stays in
   // the L2 from the previous call (warm).
   vars["L2_COLD"] = std::int64_t(problem.l2 != L2Policy::Warm);
+  // 1 where calls run back to back, each on its own copy of the operands (consecutive layers).
+  vars["L2_ROTATE"] = std::int64_t(problem.l2 == L2Policy::Rotate);
 }
 
 std::int64_t eval_int(const Expr& expr, const ExprVariables& vars) { return as_int(expr.eval(vars)); }
@@ -58,6 +60,7 @@ LaunchGeometry launch_geometry(const FamilySpec& family, const ExprVariables& va
   }
   g.smem_bytes = eval_int(family.launch.smem_bytes, vars);
   g.workspace_bytes = eval_int(family.launch.workspace_bytes, vars);
+  g.programmatic = as_bool(family.launch.programmatic.eval(vars));
   for (const auto& tm : family.tensor_maps) {
     if (tm.when && !as_bool(tm.when->eval(vars))) continue;
     g.tensor_maps.push_back({tm.operand, int(eval_int(tm.box_inner, vars)), int(eval_int(tm.box_outer, vars)),

@@ -31,6 +31,9 @@ struct LaunchGeometry {
   std::array<int, 3> cluster{1, 1, 1};
   std::int64_t smem_bytes = 0;
   std::int64_t workspace_bytes = 0;
+  // Launched with programmatic stream serialization: the kernel may start while the previous one
+  // of its stream finishes (the kernel waits for it before touching what that one may write).
+  bool programmatic = false;
   std::vector<TensorMapBox> tensor_maps;
   std::map<std::string, std::int64_t> runtime;  // Cl2GemmParams field -> value
   bool operator==(const LaunchGeometry&) const = default;

@@ -91,6 +91,7 @@ FamilySpec parse_family_spec(const std::string& json_text, const std::string& so
     spec.launch.smem_bytes = parse_rule(launch.at("smem_bytes"), source, "launch.smem_bytes");
     spec.launch.workspace_bytes =
         parse_rule(launch.value("workspace_bytes", json("0")), source, "launch.workspace_bytes");
+    spec.launch.programmatic = parse_rule(launch.value("programmatic", json("0")), source, "launch.programmatic");
     const json tensor_maps = j.value("tensor_maps", json::object());
     for (const auto& [operand, map] : tensor_maps.items()) {
       if (operand != "a" && operand != "b" && operand != "c")

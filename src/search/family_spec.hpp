@@ -48,6 +48,7 @@ struct LaunchSpec {
   std::array<Expr, 3> cluster;
   Expr smem_bytes;
   Expr workspace_bytes;
+  Expr programmatic;  // nonzero: launched to overlap the previous kernel of its stream (PDL)
 };
 
 struct FamilySpec {
