@@ -20,9 +20,10 @@
 // are K-major either way, so only the roles of the two tensor maps and the epilogue's addressing
 // change: "rows" and "columns" below are the tile's (the kernel's) own, and the epilogue maps them
 // to C.
-// PDL (programmatic dependent launch, planned for back-to-back calls under --l2 rotate): the grid
-// may start while the previous kernel of its stream finishes; it requests its first weight tiles
-// at once, and waits for that kernel before it reads A or writes anything.
+// PDL (programmatic dependent launch, for calls back to back on fresh weights): the grid may start
+// while the previous kernel of its stream finishes; it requests its first weight tiles at once,
+// and waits for that kernel before it reads A or writes anything. With PDL=0 the code is what it
+// was before PDL existed (the same SASS).
 //
 // Compile-time configuration (space file configs/spaces/sm90.json): CL2_BM, CL2_BN, CL2_STAGES,
 // CL2_CONSUMERS, CL2_ACC_CHAINS, CL2_PINGPONG, CL2_WG_KSPLIT, CL2_CLUSTER_M, CL2_CLUSTER_N, CL2_EPI_TMA,
@@ -229,64 +230,50 @@ __device__ __forceinline__ void cl2_load_operand(unsigned dst, const Cl2TensorMa
 // CTA (cm, cn) has cluster rank cm + kClusterM * cn. It loads share cn of each A tile for the CTAs
 // of its tile row and share cm of each B tile for those of its tile column; every CTA's full
 // barrier expects whole tiles, whoever delivers them.
-struct Cl2Producer {
-  const Cl2GemmParams& p;
-  unsigned smem_a, smem_b;
-  int cm, cn;
-  unsigned short a_peers, b_peers;
 
-  // The tile rows' operand (wgmma's A) of k-block kb of `work` into `stage`, completing on `bar`.
-  __device__ __forceinline__ void load_rows(unsigned bar, int stage, const Cl2Work& work, int kb) const {
-    constexpr int a_share = kBM / kClusterN;
-    const unsigned a_dst = smem_a + stage * kABytes + cn * a_share * 128;
-    const int a_row = work.tile_m * kBM + cn * a_share;
-    cl2_load_operand<kBM, (kClusterN > 1)>(a_dst, cl2_row_operand(p), bar, kb, a_row, a_peers);
-  }
+// The tile rows' operand (wgmma's A) of k-block kb of `work` into `stage`, completing on `bar`.
+__device__ __forceinline__ void cl2_load_rows(const Cl2GemmParams& p, unsigned smem_a, unsigned bar, int stage,
+                                              const Cl2Work& work, int kb, int cn, unsigned short a_peers) {
+  constexpr int a_share = kBM / kClusterN;
+  const unsigned a_dst = smem_a + stage * kABytes + cn * a_share * 128;
+  const int a_row = work.tile_m * kBM + cn * a_share;
+  cl2_load_operand<kBM, (kClusterN > 1)>(a_dst, cl2_row_operand(p), bar, kb, a_row, a_peers);
+}
 
-  // The tile columns' operand (wgmma's B).
-  __device__ __forceinline__ void load_cols(unsigned bar, int stage, const Cl2Work& work, int kb) const {
-    const unsigned b_stage = smem_b + stage * kBBytes;
+// The tile columns' operand (wgmma's B).
+__device__ __forceinline__ void cl2_load_cols(const Cl2GemmParams& p, unsigned smem_b, unsigned bar, int stage,
+                                              const Cl2Work& work, int kb, int cm, unsigned short b_peers) {
+  const unsigned b_stage = smem_b + stage * kBBytes;
 #if CL2_LAYOUT_TN
-    // B tile = kBN rows of 64 k; this CTA fetches rows [cm, cm+1) * kBN/kClusterM.
-    constexpr int share = kBN / kClusterM;
-    const unsigned dst = b_stage + cm * share * 128;
-    const int row = work.tile_n * kBN + cm * share;
-    cl2_load_operand<kBN, (kClusterM > 1)>(dst, cl2_col_operand(p), bar, kb, row, b_peers);
+  // B tile = kBN rows of 64 k; this CTA fetches rows [cm, cm+1) * kBN/kClusterM.
+  constexpr int share = kBN / kClusterM;
+  const unsigned dst = b_stage + cm * share * 128;
+  const int row = work.tile_n * kBN + cm * share;
+  cl2_load_operand<kBN, (kClusterM > 1)>(dst, cl2_col_operand(p), bar, kb, row, b_peers);
 #else
-    // B tile = kBN/64 chunks of [64 k rows][64 n]; CTA cm fetches every kClusterM-th chunk.
-    for (int chunk = cm; chunk < kBN / 64; chunk += kClusterM) {
-      const unsigned dst = b_stage + chunk * 8192;
-      const int col = work.tile_n * kBN + chunk * 64;
-      if (kClusterM == 1) cl2_tma_load_2d(dst, &p.tmap_b, bar, col, kb * kBK);
-      else cl2_tma_load_2d_multicast(dst, &p.tmap_b, bar, col, kb * kBK, b_peers);
-    }
+  // B tile = kBN/64 chunks of [64 k rows][64 n]; CTA cm fetches every kClusterM-th chunk.
+  for (int chunk = cm; chunk < kBN / 64; chunk += kClusterM) {
+    const unsigned dst = b_stage + chunk * 8192;
+    const int col = work.tile_n * kBN + chunk * 64;
+    if (kClusterM == 1) cl2_tma_load_2d(dst, &p.tmap_b, bar, col, kb * kBK);
+    else cl2_tma_load_2d_multicast(dst, &p.tmap_b, bar, col, kb * kBK, b_peers);
+  }
 #endif
-  }
-
-  // The problem's B, the weights: the tile columns, or with SWAP_AB the tile rows.
-  __device__ __forceinline__ void load_weights(unsigned bar, int stage, const Cl2Work& work, int kb) const {
-    if (kSwapAB) load_rows(bar, stage, work, kb);
-    else load_cols(bar, stage, work, kb);
-  }
-  __device__ __forceinline__ void load_activations(unsigned bar, int stage, const Cl2Work& work, int kb) const {
-    if (kSwapAB) load_cols(bar, stage, work, kb);
-    else load_rows(bar, stage, work, kb);
-  }
-};
+}
 
 __device__ __forceinline__ void cl2_produce(const Cl2GemmParams& p, unsigned smem_a, unsigned smem_b,
                                             unsigned full, unsigned empty, int cm, int cn) {
   unsigned short a_peers = 0;
   for (int j = 0; j < kClusterN; ++j) a_peers |= (unsigned short)(1u << (cm + kClusterM * j));
   const unsigned short b_peers = (unsigned short)(((1u << kClusterM) - 1) << (kClusterM * cn));
-  const Cl2Producer load{p, smem_a, smem_b, cm, cn, a_peers, b_peers};
-  // PDL: the first ring's worth of weight tiles is requested before the wait for the previous grid,
-  // so that this call's weights stream in while that one finishes (its tail, when the ring was its
-  // last load, leaves DRAM idle). Only the weights: the previous kernel may have written A (a
-  // layer's input is the last one's output); the tuner's calls never write B, and the runtime
-  // launches this way only where its caller says so.
-  int prefetched = 0;
+  int it = 0;
 #if CL2_PDL
+  // The first ring's worth of weight tiles (the problem's B: the tile columns, or with SWAP_AB the
+  // tile rows) is requested before the wait for the previous grid, so that this call's weights
+  // stream in while that one finishes (its tail, once its last loads are issued, leaves DRAM
+  // idle). Only the weights: the previous kernel may have written A (a layer's input is the last
+  // one's output); the tuner's calls never write B, and libcl2 does not launch this way.
+  int prefetched = 0;
   {
     Cl2Cursor first = cl2_first_work(p);
     Cl2Work work;
@@ -294,26 +281,29 @@ __device__ __forceinline__ void cl2_produce(const Cl2GemmParams& p, unsigned sme
       prefetched = min(kStages, work.kb_end - work.kb_begin);
       for (int i = 0; i < prefetched; ++i) {
         cl2_mbar_arrive_expect_tx(full + i * 8, kABytes + kBBytes);
-        load.load_weights(full + i * 8, i, work, work.kb_begin + i);
+        if (kSwapAB) cl2_load_rows(p, smem_a, full + i * 8, i, work, work.kb_begin + i, cn, a_peers);
+        else cl2_load_cols(p, smem_b, full + i * 8, i, work, work.kb_begin + i, cm, b_peers);
       }
     }
     cl2_grid_dependency_wait();
   }
 #endif
-  int it = 0;
   Cl2Cursor cursor = cl2_first_work(p);
   for (Cl2Work work; cl2_next_work(p, cursor, cm, cn, work);) {
     for (int kb = work.kb_begin; kb < work.kb_end; ++kb, ++it) {
       const int stage = it % kStages;
       const unsigned bar = full + stage * 8;
-      if (it < prefetched) {  // its weights are on their way (stage == it, a fresh ring)
-        load.load_activations(bar, stage, work, kb);
+#if CL2_PDL
+      if (it < prefetched) {  // its weights are on their way (stage == it: the ring's first pass)
+        if (kSwapAB) cl2_load_cols(p, smem_b, bar, stage, work, kb, cm, b_peers);
+        else cl2_load_rows(p, smem_a, bar, stage, work, kb, cn, a_peers);
         continue;
       }
+#endif
       cl2_mbar_wait(empty + stage * 8, ((it / kStages) & 1) ^ 1);
       cl2_mbar_arrive_expect_tx(bar, kABytes + kBBytes);
-      load.load_rows(bar, stage, work, kb);
-      load.load_cols(bar, stage, work, kb);
+      cl2_load_rows(p, smem_a, bar, stage, work, kb, cn, a_peers);
+      cl2_load_cols(p, smem_b, bar, stage, work, kb, cm, b_peers);
     }
   }
 #if CL2_PDL

@@ -55,9 +55,9 @@ TEST(Sm90Space, EveryCandidateKeepsTheRules) {
       EXPECT_EQ(g.workspace_bytes > 0, (c.config.at("SPLIT_K") > 1 && !dsmem) || stream_k) << c.config.label();
       const std::int64_t cluster = c.config.at("CLUSTER_M") * c.config.at("CLUSTER_N");
       EXPECT_LE(cluster, 4) << c.config.label();
-      // Back-to-back calls on fresh weights (rotate) overlap their predecessor; no others do.
-      EXPECT_EQ(c.config.at("PDL"), problem.l2 == L2Policy::Rotate ? 1 : 0) << c.config.label();
-      EXPECT_EQ(g.programmatic, c.config.at("PDL") == 1) << c.config.label();
+      // Programmatic launch is taken only where pinned.
+      EXPECT_EQ(c.config.at("PDL"), 0) << c.config.label();
+      EXPECT_FALSE(g.programmatic) << c.config.label();
       if (dsmem) {  // the cluster is one tile's slices
         EXPECT_EQ(cluster, 1) << c.config.label();
         EXPECT_GT(c.config.at("SPLIT_K"), 1) << c.config.label();
@@ -278,6 +278,21 @@ TEST(Sm90Space, LargeShapesPlanWidePingPongTiles) {
 
 // A tile whose width is not a multiple of 64 stores C in chunks of the widest of 32, 16 and 8
 // columns that divides it, through a C map of that box width in the TMA swizzle of its rows.
+// A PDL kernel's launch overlaps the previous call (the launch sets programmatic stream
+// serialization from the geometry); any other configuration's does not.
+TEST(Sm90Space, PdlConfigurationsLaunchProgrammatically) {
+  const DeviceLimits h200 = limits_for_arch("sm_90a");
+  const Problem problem{{1, 4096, 4096}, Layout::TN, Accum::F32, L2Policy::Rotate};
+  const auto candidates = enumerate_family(sm90(), problem, h200);
+  ASSERT_FALSE(candidates.empty());
+  for (const std::int64_t pdl : {0, 1}) {
+    KernelConfig config = candidates.front().config;
+    config.params["PDL"] = pdl;
+    const LaunchGeometry g = launch_geometry(sm90(), config_variables(sm90(), config, problem, h200));
+    EXPECT_EQ(g.programmatic, pdl == 1) << config.label();
+  }
+}
+
 TEST(Sm90Space, TmaStoreChunksFollowTheTileWidth) {
   const std::vector<std::pair<std::int64_t, int>> widths = {{128, 64}, {96, 32}, {80, 16}, {72, 8}};
   for (const auto& [bn, chunk] : widths) {

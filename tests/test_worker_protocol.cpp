@@ -45,6 +45,7 @@ KernelRun second_kernel_run() {
   KernelRun run = kernel_run();
   run.cubin_path = "/cache/12/3456.cubin";
   run.config.params["BN"] = 128;
+  run.launch.programmatic = true;  // a PDL kernel: the worker must launch it to overlap
   return run;
 }
 

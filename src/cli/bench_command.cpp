@@ -34,12 +34,7 @@ CommandRunner add_bench_command(CLI::App& app) {
                   "Comma-separated: ours, runtime, cublas_nn, cublas_tn, cublaslt_heuristic, "
                   "cublaslt_autotune, torch, or all (torch is skipped with a note where PyTorch is missing)")
       ->capture_default_str();
-  cmd->add_option("--l2", *l2,
-                  "Where operands are when each timed call starts: warm (the same A, B, C every call, so "
-                  "what fits stays in L2), rotate (back-to-back calls cycle through copies of A, B, C "
-                  "larger than 3x the L2, so operands come from DRAM, as consecutive model layers), "
-                  "flush (each call alone after overwriting the L2); the winners of that policy are "
-                  "benched")
+  cmd->add_option("--l2", *l2, std::string(kL2PolicyHelp) + "; the winners of that policy are benched")
       ->capture_default_str();
   cmd->add_flag("--cold-l2", *cold, "The same as --l2 flush");
   cmd->add_option("--out", o->out_dir, "Folder for bench.csv, speedups.csv, summary.md, run.json, plots")

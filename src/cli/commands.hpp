@@ -7,6 +7,12 @@
 
 namespace cl2 {
 
+// What --l2's three policies mean, shared by tune and bench (each adds what it does with it).
+inline constexpr const char* kL2PolicyHelp =
+    "Where operands are when each timed call starts: warm (the same A, B, C every call, so what fits "
+    "stays in L2), rotate (back-to-back calls cycle through copies of A, B, C larger than 3x the L2, so "
+    "operands come from DRAM, as consecutive model layers), flush (each call alone after overwriting the L2)";
+
 // Each adder creates its subcommand and returns what runs it (exit status) once parsed.
 using CommandRunner = std::function<int()>;
 

@@ -72,11 +72,7 @@ CommandRunner add_tune_command(CLI::App& app) {
                    "or nn (B row-major)")
       ->capture_default_str();
   tune->add_option("--accum", *accum, "Default accumulator: f32 or f16")->capture_default_str();
-  tune->add_option("--l2", *l2,
-                   "Where operands are when each timed call starts: warm (the same A, B, C every call, so "
-                   "what fits stays in L2), rotate (back-to-back calls cycle through copies of A, B, C larger "
-                   "than 3x the L2, so operands come from DRAM, as consecutive model layers), flush (each call "
-                   "alone after overwriting the L2); the default for shapes that do not give one")
+  tune->add_option("--l2", *l2, std::string(kL2PolicyHelp) + "; the default for shapes that do not give one")
       ->capture_default_str();
   tune->add_option("--family", *family,
                    "Template families, comma-separated (sm80, sm90) or 'all'; families that do not "
