@@ -155,6 +155,39 @@ print("ok")
   EXPECT_EQ(r.out, "ok\n");
 }
 
+// torch_demo.py --graphs captures routed calls into a CUDA graph: warmed up on the capture's
+// stream, a routed call records into the graph, and a replay computes on the inputs of its time.
+TEST(RuntimePythonGpu, RoutedCallsReplayInACudaGraph) {
+  CL2_REQUIRE_GPU();
+  cl2_test::ScratchDir dir;
+  if (!python_has(dir, "torch")) GTEST_SKIP() << "PyTorch is not installed";
+  DispatchTable table;
+  table.device = cl2::test::test_device("NVIDIA Imaginary 9000");
+  write_bundle(make_bundle(table, [](const DispatchEntry&) { return BundleKernel{}; }), dir.path() / "b");
+  const auto r = run_python(dir, R"(
+import torch, cl2tune
+rt = cl2tune.Runtime(")" + dir.file("b") + R"(", library_fallback=True)
+torch.manual_seed(0)
+a = torch.rand(16, 4096, device="cuda", dtype=torch.float16) - 0.5
+w = torch.rand(4096, 4096, device="cuda", dtype=torch.float16) - 0.5
+stream = torch.cuda.Stream()
+stream.wait_stream(torch.cuda.current_stream())
+with torch.cuda.stream(stream), rt.routed():
+    torch.nn.functional.linear(a, w)
+torch.cuda.current_stream().wait_stream(stream)
+graph = torch.cuda.CUDAGraph()
+with torch.cuda.graph(graph, stream=stream), rt.routed():
+    y = torch.nn.functional.linear(a, w)
+a.copy_(torch.rand_like(a) - 0.5)
+graph.replay()
+torch.cuda.synchronize()
+assert (y.float() - a.float() @ w.float().t()).abs().max().item() < 0.05 * 4096 ** 0.5 / 8
+print("ok")
+)");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "ok\n");
+}
+
 TEST(RuntimePython, TorchDemoWritesTheShapesItCalls) {
   cl2_test::ScratchDir dir;
   const auto r = cl2_test::run_command("python3 " + cl2_test::source_path("scripts/torch_demo.py") +
