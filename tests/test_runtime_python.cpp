@@ -126,20 +126,31 @@ for call in calls:
             "(1, 0, 64, 256, 128, 100, 128, 300, 264, 7777, 256, 1001)\n");
 }
 
+namespace {
+
+// A bundle tuned on no GPU, written to `dir`/b: the runtime takes cuBLASLt for every call (with a
+// warning), which is enough to check the package's strides, layouts, stream and graph capture; the
+// kernels' own results are the C API test's.
+std::string library_only_bundle(const cl2_test::ScratchDir& dir) {
+  DispatchTable table;
+  table.device = cl2::test::test_device("NVIDIA Imaginary 9000");
+  write_bundle(make_bundle(table, [](const DispatchEntry&) { return BundleKernel{}; }), dir.path() / "b");
+  return dir.file("b");
+}
+
+// A Python script that opens `rt`, libcl2 over that bundle, seeds torch, then runs `body`.
+std::string with_library_runtime(const cl2_test::ScratchDir& dir, const std::string& body) {
+  return "import torch, cl2tune\nrt = cl2tune.Runtime(\"" + library_only_bundle(dir) +
+         "\", library_fallback=True)\ntorch.manual_seed(0)\n" + body;
+}
+
+}  // namespace
+
 TEST(RuntimePythonGpu, MatmulMatchesTorch) {
   CL2_REQUIRE_GPU();
   cl2_test::ScratchDir dir;
   if (!python_has(dir, "torch")) GTEST_SKIP() << "PyTorch is not installed";
-  // A bundle tuned on no GPU: the runtime takes cuBLASLt for every call (with a warning), which is
-  // enough to check the package's strides, layouts and stream; the kernels' own results are the
-  // C API test's.
-  DispatchTable table;
-  table.device = cl2::test::test_device("NVIDIA Imaginary 9000");
-  write_bundle(make_bundle(table, [](const DispatchEntry&) { return BundleKernel{}; }), dir.path() / "b");
-  const auto r = run_python(dir, R"(
-import torch, cl2tune
-rt = cl2tune.Runtime(")" + dir.file("b") + R"(", library_fallback=True)
-torch.manual_seed(0)
+  const auto r = run_python(dir, with_library_runtime(dir, R"(
 for m, n, k in [(1, 4096, 4096), (777, 512, 4096), (64, 12288, 64)]:
     a = torch.rand(m, k, device="cuda", dtype=torch.float16) - 0.5
     w = torch.rand(n, k, device="cuda", dtype=torch.float16) - 0.5
@@ -150,7 +161,7 @@ for m, n, k in [(1, 4096, 4096), (777, 512, 4096), (64, 12288, 64)]:
         y = torch.nn.functional.linear(a, w)
     assert (y.float() - a.float() @ w.float().t()).abs().max().item() < 0.05 * k ** 0.5 / 8
 print("ok")
-)");
+)"));
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.out, "ok\n");
 }
@@ -161,13 +172,7 @@ TEST(RuntimePythonGpu, RoutedCallsReplayInACudaGraph) {
   CL2_REQUIRE_GPU();
   cl2_test::ScratchDir dir;
   if (!python_has(dir, "torch")) GTEST_SKIP() << "PyTorch is not installed";
-  DispatchTable table;
-  table.device = cl2::test::test_device("NVIDIA Imaginary 9000");
-  write_bundle(make_bundle(table, [](const DispatchEntry&) { return BundleKernel{}; }), dir.path() / "b");
-  const auto r = run_python(dir, R"(
-import torch, cl2tune
-rt = cl2tune.Runtime(")" + dir.file("b") + R"(", library_fallback=True)
-torch.manual_seed(0)
+  const auto r = run_python(dir, with_library_runtime(dir, R"(
 a = torch.rand(16, 4096, device="cuda", dtype=torch.float16) - 0.5
 w = torch.rand(4096, 4096, device="cuda", dtype=torch.float16) - 0.5
 stream = torch.cuda.Stream()
@@ -183,7 +188,7 @@ graph.replay()
 torch.cuda.synchronize()
 assert (y.float() - a.float() @ w.float().t()).abs().max().item() < 0.05 * 4096 ** 0.5 / 8
 print("ok")
-)");
+)"));
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.out, "ok\n");
 }
