@@ -54,6 +54,11 @@ TEST(RuntimeCapi, NullAndUnknownArgumentsAreErrors) {
   alignas(16) unsigned short data[16] = {};
   CL2_EXPECT_STATUS(cl2_gemm(nullptr, CL2_LAYOUT_TN, CL2_ACCUM_F32, 4, 4, 4, data, 4, data, 4, data, 4, nullptr),
                     CL2_ERROR_INVALID_ARGUMENT);
+  CL2_EXPECT_STATUS(cl2_gemm_packed(nullptr), CL2_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(cl2_last_error()).find("args is null"), std::string::npos) << cl2_last_error();
+  const cl2_gemm_args args{nullptr, CL2_LAYOUT_TN, CL2_ACCUM_F32, 4, 4, 4, data, 4, data, 4, data, 4, nullptr};
+  CL2_EXPECT_STATUS(cl2_gemm_packed(&args), CL2_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(cl2_last_error()).find("handle is null"), std::string::npos) << cl2_last_error();
   char text[64];
   CL2_EXPECT_STATUS(cl2_describe(nullptr, CL2_LAYOUT_TN, CL2_ACCUM_F32, 4, 4, 4, text, sizeof(text)),
                     CL2_ERROR_INVALID_ARGUMENT);

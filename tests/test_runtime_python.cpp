@@ -45,6 +45,21 @@ except cl2tune.Cl2Error as e:
   CL2_EXPECT_CONTAINS(r.out, "missing.sqlite");
 }
 
+// The arguments matmul packs (cl2_gemm_args, one pointer through ctypes) reach the real library.
+TEST(RuntimePython, PackedGemmArgumentsReachTheLibrary) {
+  cl2_test::ScratchDir dir;
+  if (!python_has(dir, "ctypes")) GTEST_SKIP() << "no python3 with ctypes";
+  const auto r = run_python(dir, R"(
+import cl2tune
+lib = cl2tune._library()
+buffer, address = cl2tune._gemm_args_buffer()
+cl2tune._GEMM_ARGS.pack_into(buffer, 0, 0, cl2tune.LAYOUT_TN, cl2tune.ACCUM["f32"], 4, 4, 4, 0, 4, 0, 4, 0, 4, 0)
+print(lib.cl2_status_name(lib.cl2_gemm_packed(address)).decode(), lib.cl2_last_error().decode())
+)");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "CL2_ERROR_INVALID_ARGUMENT cl2_gemm: handle is null; open one with cl2_open first\n");
+}
+
 TEST(RuntimePython, FirstCallTimingFalseOpensWithTheFlagThatTurnsItOff) {
   cl2_test::ScratchDir dir;
   if (!python_has(dir, "ctypes")) GTEST_SKIP() << "no python3 with ctypes";
@@ -63,10 +78,10 @@ for timing in (True, False):
 }
 
 // cl2tune.matmul's glue, on any machine: a stand-in for PyTorch (tensors with shapes, strides,
-// pointers and a device) and for libcl2 (recording its calls) show what reaches cl2_gemm: an
-// nn.Linear weight seen transposed goes as TN with its row stride, a row-major B as NN, the current
-// stream comes from PyTorch's raw accessor of the tensors' device, and tensors on two devices are
-// refused before anything is called.
+// pointers and a device) and for libcl2 (recording the cl2_gemm_args of its calls) show what
+// reaches cl2_gemm: an nn.Linear weight seen transposed goes as TN with its row stride, a row-major
+// B as NN, the current stream comes from PyTorch's raw accessor of the tensors' device, and tensors
+// on two devices are refused before anything is called.
 TEST(RuntimePython, MatmulHandsTheTensorsLayoutAndCurrentStreamToTheLibrary) {
   cl2_test::ScratchDir dir;
   if (!python_has(dir, "ctypes")) GTEST_SKIP() << "no python3 with ctypes";
@@ -97,17 +112,19 @@ def empty(shape, dtype, device):
   const auto r = run_python(dir, R"(
 import sys
 sys.path.insert(0, ")" + dir.file("standin") + R"(")
-import cl2tune, torch
+import ctypes, cl2tune, torch
 calls = []
 class Library:
-    def cl2_gemm(self, *args):
+    def cl2_gemm_packed(self, address):
+        args = cl2tune._GEMM_ARGS.unpack(ctypes.string_at(address, cl2tune._GEMM_ARGS.size))
+        assert args[0] == 4242, args
         calls.append(args[1:])
         return 0
     def cl2_close(self, handle):
         pass
 cl2tune._library = lambda: Library()
 rt = object.__new__(cl2tune.Runtime)
-rt._handle = "handle"
+rt._handle = ctypes.c_void_p(4242)
 a = torch.Tensor((64, 128), (128, 1), 100, 1)
 weight = torch.Tensor((256, 128), (136, 1), 200, 1)
 rt.matmul(a, weight.t())

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <cstddef>
 #include <cstring>
 #include <string>
 
@@ -94,6 +95,17 @@ cl2_status cl2_gemm(cl2_handle* handle, cl2_layout layout, cl2_accum accum, int6
     if (!handle) invalid("cl2_gemm: handle is null; open one with cl2_open first");
     handle->runtime->gemm({problem_of("cl2_gemm", layout, accum, m, n, k), a, lda, b, ldb, c, ldc, stream});
   });
+}
+
+// python/cl2tune packs cl2_gemm_args with struct.Struct("@PiiqqqPqPqPqP"): native sizes and alignment.
+static_assert(sizeof(cl2_gemm_args) == 96 && offsetof(cl2_gemm_args, layout) == 8 && offsetof(cl2_gemm_args, m) == 16 &&
+                  offsetof(cl2_gemm_args, a) == 40 && offsetof(cl2_gemm_args, stream) == 88,
+              "cl2_gemm_args is laid out as python/cl2tune packs it");
+
+cl2_status cl2_gemm_packed(const cl2_gemm_args* args) {
+  if (!args) return guarded([] { invalid("cl2_gemm_packed: args is null; pass the address of a cl2_gemm_args"); });
+  return cl2_gemm(args->handle, cl2_layout(args->layout), cl2_accum(args->accum), args->m, args->n, args->k, args->a,
+                  args->lda, args->b, args->ldb, args->c, args->ldc, args->stream);
 }
 
 cl2_status cl2_describe(cl2_handle* handle, cl2_layout layout, cl2_accum accum, int64_t m, int64_t n, int64_t k,
