@@ -33,7 +33,9 @@ std::string l2_policy_text(L2Policy policy) {
     case L2Policy::Warm: return "warm (the same inputs every call, resident in L2 where they fit)";
     case L2Policy::Rotate:
       return "rotate (calls back to back, cycling through copies of A, B and C larger than 3x the L2: "
-             "operands come from DRAM)";
+             "operands come from DRAM; our sm90 kernels are launched to overlap the previous call, their "
+             "weights requested while it finishes (programmatic dependent launch), the libraries' calls and "
+             "the runtime's are launched plainly)";
     case L2Policy::Flush: return "cold (inputs are not resident in L2 when a call starts)";
   }
   return "?";

@@ -11,7 +11,9 @@ namespace cl2 {
 inline constexpr const char* kL2PolicyHelp =
     "Where operands are when each timed call starts: warm (the same A, B, C every call, so what fits "
     "stays in L2), rotate (back-to-back calls cycle through copies of A, B, C larger than 3x the L2, so "
-    "operands come from DRAM, as consecutive model layers), flush (each call alone after overwriting the L2)";
+    "operands come from DRAM, as consecutive model layers; our sm90 kernels are launched to overlap the "
+    "previous call, requesting their weights B while it finishes, which is valid where B is not written "
+    "by the kernel before, as model weights are not), flush (each call alone after overwriting the L2)";
 
 // Each adder creates its subcommand and returns what runs it (exit status) once parsed.
 using CommandRunner = std::function<int()>;
