@@ -3,9 +3,11 @@
 #  1. nearest-shape dispatch: the 20 shapes of configs/shapes/untuned-sample.json are tuned directly
 #     into DIRECT_DB, then benched with ours from DIRECT_DB and the runtime dispatching from BASE_DB,
 #     which lacks them: the geomean of runtime vs ours (offline GPU time) must reach 0.9; every
-#     result is verified by bench before it is timed (step direct). Step direct-model benches the
-#     same with the runtime's first-call timing off (CL2_FIRST_CALL_TIMING=0: the cost model's
-#     first choice alone), so that both figures come from one run, on one GPU;
+#     result is verified by bench before it is timed (step direct: the runtime times the nearest
+#     winners the model ranks first and the kernels planned at each shape). Step direct-nearest
+#     benches the same without the planned kernels (CL2_PLANNED_CANDIDATES=0), direct-model with
+#     first-call timing off (CL2_FIRST_CALL_TIMING=0: the cost model's first choice alone), so that
+#     the figures come from one run, on one GPU;
 #  2. cl2tune: Runtime.matmul against torch.matmul and its per-call time against bench's per-call
 #     figure for ours on the quickstart shapes (scripts/cl2tune_percall.py), and the model-shaped
 #     demo end to end (scripts/torch_demo.py); both are skipped, saying so, where PyTorch is missing.
@@ -19,7 +21,7 @@
 # then, on the GPU machine:
 #   OUT=/some/folder [DBS=db] [BASE_DB=grid125.sqlite] [QUICK_DB=...] [DEMO_DB=...] \
 #     [MAX_CANDIDATES=24] [BASE_MAX_CANDIDATES=8] [DEMO_MAX_CANDIDATES=8] \
-#     [STEPS=direct,direct-model,percall,demo] \
+#     [STEPS=direct,direct-nearest,direct-model,percall,demo] \
 #     scripts/runtime-check.sh
 # BASE_DB, QUICK_DB (the quickstart shapes) and DEMO_DB (torch_demo.py's GEMMs) are used as they
 # are where given, else tuned into $DBS (default $OUT) as base-grid125.sqlite, quickstart.sqlite and
@@ -28,12 +30,12 @@
 # machine whose $OUT starts empty at each call, give DBS a folder outside it (db/ keeps them) and
 # they are copied into $OUT after each step. MAX_CANDIDATES is tune's --max-candidates for the
 # directly tuned shapes (default tune's own, 24), so the comparison is with a full tuning of them.
-# STEPS picks the parts (default all four), so that each call stays under a lent machine's time
-# per command. Everything goes under $OUT: direct/ and direct-model/ (bench's summary.md,
-# bench.csv, run.json, ...), direct-runtime.md and direct-model-runtime.md (their runtime
-# sections), percall-bench/, percall.md, torch_demo.log and torch_demo-graphs.log (eager, then each
-# forward pass replayed as a CUDA graph), the
-# databases, *.log, env.txt, and result.txt, to which each run appends its verdicts; tar it whole.
+# STEPS picks the parts (default all five), so that each call stays under a lent machine's time
+# per command. Everything goes under $OUT: direct/, direct-nearest/ and direct-model/ (bench's
+# summary.md, bench.csv, run.json, ...), direct-runtime.md, direct-nearest-runtime.md and
+# direct-model-runtime.md (their runtime sections), percall-bench/, percall.md, torch_demo.log and
+# torch_demo-graphs.log (eager, then each forward pass replayed as a CUDA graph), the databases,
+# *.log, env.txt, and result.txt, to which each run appends its verdicts; tar it whole.
 # Exits 1 when a check failed, 2 on bad input.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
@@ -49,11 +51,11 @@ tool="$PWD/.carry/bin/cuda-l2-tune"
 [ -x "$tool" ] || tool="$PWD/build/cuda-l2-tune"
 export PYTHONPATH="$PWD/python${PYTHONPATH:+:$PYTHONPATH}"
 if [ -z "${CL2_LIBRARY:-}" ] && [ -f .carry/bin/libcl2.so ]; then export CL2_LIBRARY="$PWD/.carry/bin/libcl2.so"; fi
-steps=",${STEPS:-direct,direct-model,percall,demo},"
+steps=",${STEPS:-direct,direct-nearest,direct-model,percall,demo},"
 dbs="${DBS:-$OUT}"
 mkdir -p "$dbs"
 result="$OUT/result.txt"
-echo "== runtime-check $(date -u +%Y-%m-%dT%H:%M:%SZ), STEPS=${STEPS:-direct,direct-model,percall,demo}" >> "$result"
+echo "== runtime-check $(date -u +%Y-%m-%dT%H:%M:%SZ), STEPS=${STEPS:-direct,direct-nearest,direct-model,percall,demo}" >> "$result"
 status=0
 
 say() { echo "$*" | tee -a "$result"; }
@@ -118,13 +120,25 @@ if has_step direct; then
   if [ -z "$ratio" ]; then
     status=1
   else
-    what="runtime (nearest-shape dispatch, first-call timing) / ours tuned directly = $ratio"
+    what="runtime (nearest-shape dispatch and kernels planned at the shape, first-call timing) / ours tuned directly = $ratio"
     if awk -v r="$ratio" 'BEGIN { exit !(r >= 0.9) }'; then
       say "acceptance 1: PASS, $what (>= 0.9)"
     else
       say "acceptance 1: FAIL, $what (< 0.9)"
       status=1
     fi
+  fi
+fi
+
+# The same without kernels planned at the shapes: the nearest tuned shapes' winners alone.
+if has_step direct-nearest; then
+  prepare_direct
+  CL2_PLANNED_CANDIDATES=0 bench_runtime direct-nearest ours,runtime
+  if [ -z "$ratio" ]; then
+    status=1
+  else
+    say "direct-nearest: runtime (the nearest tuned shapes' winners alone, first-call timing, nothing planned)" \
+      "/ ours tuned directly = $ratio (for comparison)"
   fi
 fi
 

@@ -1,11 +1,14 @@
 // bench's provider "runtime" on a GPU, through the tool: on a database of one winner (tuned by
 // nobody, tests/support/one_winner_db.hpp) the runtime's calls at the tuned shape (its winner), at
-// an untuned shape near it (the nearest winner) and in a layout nothing was tuned in (cuBLASLt) are
+// an untuned shape near it (the nearest winner, or a kernel planned there) and in a layout nothing was tuned in (cuBLASLt) are
 // verified, captured into graphs and timed, offline and after idle gaps, with the route each took;
 // under the rotate policy they take the operand copies in turn.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "bench/bench_report.hpp"
 #include "db_test_support.hpp"
@@ -53,13 +56,19 @@ TEST_F(BenchRuntimeGpu, EveryRouteIsVerifiedTimedAndRecorded) {
   ASSERT_TRUE(run);
   EXPECT_EQ(run->runtime_db, db_);
   ASSERT_EQ(run->shapes.size(), 3u);
-  const char* routes[] = {"ours_exact", "ours_nearest", "cublaslt_heuristic"};
-  const char* chosen_by[] = {"exact", "nearest-", "library"};  // nearest-timed where the model ranks several
+  // The untuned shape's first call times the nearest winner's variants and the kernels planned at
+  // the shape: either may win.
+  const std::vector<std::vector<std::string>> routes = {
+      {"ours_exact"}, {"ours_nearest", "ours_planned"}, {"cublaslt_heuristic"}};
+  const std::vector<std::vector<std::string>> chosen_by = {{"exact"}, {"nearest-timed", "planned-timed"}, {"library"}};
   for (std::size_t s = 0; s < 3; ++s) {
     const ShapeBench& shape = run->shapes[s];
     ASSERT_TRUE(shape.runtime_route) << shape.problem.text();
-    EXPECT_EQ(shape.runtime_route->route, routes[s]) << shape.runtime_route->detail;
-    EXPECT_EQ(shape.runtime_route->chosen_by.rfind(chosen_by[s], 0), 0u) << shape.runtime_route->chosen_by;
+    const auto one_of = [](const std::vector<std::string>& allowed, const std::string& value) {
+      return std::find(allowed.begin(), allowed.end(), value) != allowed.end();
+    };
+    EXPECT_TRUE(one_of(routes[s], shape.runtime_route->route)) << shape.runtime_route->detail;
+    EXPECT_TRUE(one_of(chosen_by[s], shape.runtime_route->chosen_by)) << shape.runtime_route->detail;
     for (const char* mode : {"offline", "server"}) {
       const ProviderTiming* timing = find_timing(shape, Provider::Runtime, mode);
       ASSERT_NE(timing, nullptr) << shape.problem.text() << " " << mode;
@@ -70,8 +79,8 @@ TEST_F(BenchRuntimeGpu, EveryRouteIsVerifiedTimedAndRecorded) {
   EXPECT_NE(find_timing(run->shapes[0], Provider::Ours, "offline"), nullptr);
   const std::string summary = test::read_bytes(dir_.file("out/summary.md"));
   CL2_EXPECT_CONTAINS(summary, "- runtime (libcl2) vs ours, offline GPU time: geomean ");
-  CL2_EXPECT_CONTAINS(summary, "Routes: cublaslt_heuristic 1, ours_exact 1, ours_nearest 1; "
-                               "chosen: exact 1, library 1, nearest-");
+  CL2_EXPECT_CONTAINS(summary, "Routes: cublaslt_heuristic 1, ours_exact 1, ours_");
+  CL2_EXPECT_CONTAINS(summary, "; chosen: exact 1, library 1, ");
 }
 
 TEST_F(BenchRuntimeGpu, RotatedOperandsAndNoWinnerOfOurs) {

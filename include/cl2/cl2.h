@@ -47,8 +47,11 @@ enum {
    * Without it, the first call of an untuned shape (per handle, shape, layout and accumulation)
    * times the model's first CL2_FIRST_CALL_TIMING choices (default 3, 0 to 16, 0 for none; read at
    * open, a bad value is CL2_ERROR_INVALID_ARGUMENT) on its own operands and stream, 5 rounds each,
-   * waits for them, and keeps the fastest; C is that kernel's result. Inside a CUDA graph capture
-   * nothing is timed: the model's first runs, and the first call outside one decides. */
+   * waits for them, and keeps the fastest; C is that kernel's result. Opened from a tuning
+   * database (not a bundle), the first call also compiles (through the kernel cache) and times the
+   * first CL2_PLANNED_CANDIDATES configurations tune would plan at the shape itself (default 2, 0
+   * to 8, 0 for none; read at open likewise). Inside a CUDA graph capture nothing is timed: the
+   * model's first runs, and the first call outside one decides. */
   CL2_OPEN_NO_FIRST_CALL_TIMING = 1u << 1
 };
 

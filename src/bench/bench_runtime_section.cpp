@@ -33,9 +33,10 @@ std::string intro(const BenchView& view) {
       "`runtime` is libcl2's dispatch as a program calls it, host cost included, from {}: a tuned "
       "shape's own winner (or the cuBLASLt algorithm its tuning timed faster), else, of the winners "
       "of the nearest tuned shapes that are valid for it (split-K re-chosen where the same kernel "
-      "runs it), the fastest of the cost model's first few timed at the shape's first call "
-      "(`nearest-timed`; the model's first alone where timing is off: `nearest-model`), else "
-      "cuBLASLt's heuristic. "
+      "runs it), the fastest of the cost model's first few timed at the shape's first call, beside "
+      "the first kernels tune would plan at the shape where the runtime can compile them, opened "
+      "from a database (`nearest-timed`, `planned-timed`; the model's first alone where timing is "
+      "off: `nearest-model`), else cuBLASLt's heuristic. "
       "`ours` is each shape's winner in the benched database, launched directly; the tables above "
       "are ours alone. Every runtime output was verified like ours before it was timed. X vs Y = "
       "Y's time / X's time (above 1: X is faster).\n\n",

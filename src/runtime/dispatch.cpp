@@ -24,6 +24,7 @@ std::string_view to_string(Route route) {
   switch (route) {
     case Route::OursExact: return "ours_exact";
     case Route::OursNearest: return "ours_nearest";
+    case Route::OursPlanned: return "ours_planned";
     case Route::LibraryRecorded: return "cublaslt_recorded";
     case Route::LibraryHeuristic: return "cublaslt_heuristic";
   }
@@ -104,6 +105,7 @@ std::string_view chosen_by(const Decision& decision) {
   switch (decision.route) {
     case Route::OursExact: return "exact";
     case Route::OursNearest: return decision.timed_us.empty() ? "nearest-model" : "nearest-timed";
+    case Route::OursPlanned: return "planned-timed";
     case Route::LibraryRecorded:
     case Route::LibraryHeuristic: return "library";
   }
@@ -126,6 +128,14 @@ std::vector<Decision> ranked_decisions(const DispatchTable& table, const Problem
   if (exact && rules.allows(exact->config, problem))
     return {{Route::OursExact, exact, fmt::format("ours exact: {}", exact->config.label()), exact->config}};
   return nearest_decisions(table, problem, rules);
+}
+
+Decision planned_decision(const DispatchEntry& entry, std::size_t rank, double model_us) {
+  return {Route::OursPlanned, &entry,
+          fmt::format("ours planned at this shape (the {} of tune's plan here, model {:.1f} us; compiled at the "
+                      "first call): {}",
+                      rank_text(rank), model_us, entry.config.label()),
+          entry.config};
 }
 
 Decision decide(const DispatchTable& table, const Problem& problem, bool ours_allowed, const FamilyRules& rules) {

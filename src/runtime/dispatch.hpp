@@ -15,6 +15,8 @@
 //      The whole ranking is kept (ranked_decisions): the runtime times its first few at the
 //      shape's first call (runtime/first_call_timing), since the model's favourite was at times
 //      slower than a near winner it passed over;
+//      Where the runtime can compile (runtime/shape_planner), the first few configurations tune
+//      would plan at the shape itself are timed beside them (route OursPlanned);
 //   3. else cuBLASLt's heuristic.
 // Operands our kernels were not verified on (leading dimensions other than the tight ones,
 // pointers not 16-byte aligned) always go to cuBLASLt.
@@ -40,11 +42,12 @@ inline constexpr std::size_t kRankedWinners = 12;
 enum class Route {
   OursExact,         // the winner tuned at this shape
   OursNearest,       // a winner of a nearby tuned shape, ranked by the cost model
+  OursPlanned,       // planned at this untuned shape and compiled at its first call, chosen by timing
   LibraryRecorded,   // cuBLASLt with the algorithm tune found fastest at this shape
   LibraryHeuristic,  // cuBLASLt with its heuristic's first algorithm
 };
 
-// "ours_exact", "ours_nearest", "cublaslt_recorded", "cublaslt_heuristic": how bench's reports name
+// "ours_exact", "ours_nearest", "ours_planned", "cublaslt_recorded", "cublaslt_heuristic": how bench's reports name
 // the route a call took.
 std::string_view to_string(Route route);
 
@@ -58,12 +61,13 @@ struct Decision {
   // Where the runtime timed the model's first choices at the shape's first call and kept the
   // fastest: each one's median time in µs, in the model's order. Empty where nothing was timed.
   std::vector<double> timed_us = {};
-  bool ours() const { return route == Route::OursExact || route == Route::OursNearest; }
+  bool ours() const { return route != Route::LibraryRecorded && route != Route::LibraryHeuristic; }
 };
 
 // How the decision was made: "exact" (the shape's own winner), "nearest-model" (a nearby shape's
-// winner, the cost model's first), "nearest-timed" (the fastest of the model's first few, timed at
-// the first call) or "library" (cuBLASLt, recorded or heuristic); bench's reports name it so.
+// winner, the cost model's first), "nearest-timed" or "planned-timed" (the fastest of the model's
+// first few and the kernels planned at the shape, timed at the first call) or "library" (cuBLASLt,
+// recorded or heuristic); bench's reports name it so.
 std::string_view chosen_by(const Decision& decision);
 
 // Every choice for `problem`, best first (its L2 policy is ignored in matching the table, and
@@ -73,6 +77,10 @@ std::string_view chosen_by(const Decision& decision);
 // other route is one decision.
 std::vector<Decision> ranked_decisions(const DispatchTable& table, const Problem& problem, bool ours_allowed,
                                        const FamilyRules& rules);
+
+// The decision to run `entry`, planned at its own untuned shape (runtime/shape_planner): the
+// `rank`-th of the plan there, modelled at `model_us`.
+Decision planned_decision(const DispatchEntry& entry, std::size_t rank, double model_us);
 
 // The first of ranked_decisions.
 Decision decide(const DispatchTable& table, const Problem& problem, bool ours_allowed, const FamilyRules& rules);

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "codegen/codegen.hpp"
-#include "search/candidates.hpp"
+#include "core/errors.hpp"
 #include "search/cost_model.hpp"
 #include "search/family_spec.hpp"
 
@@ -109,6 +109,16 @@ std::vector<KernelConfig> FamilyRules::split_k_variants(const DispatchEntry& ent
       variants.push_back(std::move(variant));
   }
   return variants;
+}
+
+std::vector<Candidate> FamilyRules::plan(const Problem& problem, std::size_t count) const {
+  std::vector<const FamilySpec*> families;
+  for (const auto& [name, family] : families_) families.push_back(&family);
+  try {
+    return plan_candidates(families, problem, device_, count);
+  } catch (const UserError&) {  // no family has a valid configuration here
+    return {};
+  }
 }
 
 }  // namespace cl2

@@ -12,6 +12,7 @@
 #include "core/kernel_config.hpp"
 #include "core/problem.hpp"
 #include "runtime/dispatch_table.hpp"
+#include "search/candidates.hpp"
 #include "search/device_limits.hpp"
 #include "search/family_spec.hpp"
 
@@ -40,6 +41,13 @@ class FamilyRules {
   // defines depend on it (sm90: whether to split at all, how the slices are reduced), so not every
   // factor shares the cubin.
   std::vector<KernelConfig> split_k_variants(const DispatchEntry& entry, const Problem& problem) const;
+
+  // The families' first `count` configurations at `problem` as tune would plan them there (valid,
+  // calibrated model's cheapest first, the families' diversity rule applied); none where no
+  // family has a valid one.
+  std::vector<Candidate> plan(const Problem& problem, std::size_t count) const;
+
+  const DeviceLimits& device() const { return device_; }
 
  private:
   const FamilySpec* family(const std::string& name) const;  // null for a family this build lacks

@@ -3,26 +3,16 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <charconv>
 #include <string_view>
 
 #include "gpu/timing.hpp"
-#include "runtime/runtime_error.hpp"
+#include "runtime/env_count.hpp"
 
 namespace cl2 {
 
 int timed_candidates_from_env(const char* value) {
-  if (!value || !*value) return kDefaultTimedCandidates;
-  const std::string_view text(value);
-  int count = -1;
-  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), count);
-  if (error != std::errc() || end != text.data() + text.size() || count < 0 || count > kMaxTimedCandidates)
-    throw RuntimeError(CL2_ERROR_INVALID_ARGUMENT,
-                       fmt::format("CL2_FIRST_CALL_TIMING={}: not a count from 0 to {}; set how many of the cost "
-                                   "model's first choices an untuned shape's first call times (0: none), or unset "
-                                   "it for {}",
-                                   text, kMaxTimedCandidates, kDefaultTimedCandidates));
-  return count;
+  return count_from_env("CL2_FIRST_CALL_TIMING", value, kDefaultTimedCandidates, kMaxTimedCandidates,
+                        "how many of the cost model's first choices an untuned shape's first call times");
 }
 
 FirstCallTimes time_candidates(GemmBackend& backend, const std::vector<CandidateLaunch>& candidates, const GemmCall& call) {
@@ -41,17 +31,28 @@ FirstCallTimes time_candidates(GemmBackend& backend, const std::vector<Candidate
   return times;
 }
 
-std::string timing_note(const FirstCallTimes& times) {
+namespace {
+
+// "the model's first 3", or "the model's first 3 and 2 planned at the shape".
+std::string timed_set(std::size_t candidates, std::size_t planned) {
+  std::string text = fmt::format("the model's first {}", candidates - planned);
+  if (planned > 0) text += fmt::format(" and {} planned at the shape", planned);
+  return text;
+}
+
+}  // namespace
+
+std::string timing_note(const FirstCallTimes& times, std::size_t planned) {
   std::vector<std::string> each;
   for (std::size_t c = 0; c < times.median_us.size(); ++c)
     each.push_back(fmt::format("{:.1f}{}", times.median_us[c], c == times.fastest ? " (chosen)" : ""));
-  return fmt::format("; first-call timing of the model's first {} (median of {}): {} us", times.median_us.size(),
+  return fmt::format("; first-call timing of {} (median of {}): {} us", timed_set(times.median_us.size(), planned),
                      kTimingRounds, fmt::join(each, ", "));
 }
 
-std::string pending_timing_note(std::size_t candidates) {
-  return fmt::format("; first-call timing of the model's first {} pending (at the first call outside a graph capture)",
-                     candidates);
+std::string pending_timing_note(std::size_t candidates, std::size_t planned) {
+  return fmt::format("; first-call timing of {} pending (at the first call outside a graph capture)",
+                     timed_set(candidates, planned));
 }
 
 }  // namespace cl2

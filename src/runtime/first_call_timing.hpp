@@ -39,8 +39,10 @@ struct FirstCallTimes {
 FirstCallTimes time_candidates(GemmBackend& backend, const std::vector<CandidateLaunch>& candidates, const GemmCall& call);
 
 // What cl2_describe adds to the decision's line: "; first-call timing of the model's first 3
-// (median of 5): 125.1, 120.3 (chosen), 130.2 us", or, before the first call, that it is pending.
-std::string timing_note(const FirstCallTimes& times);
-std::string pending_timing_note(std::size_t candidates);
+// (median of 5): 125.1, 120.3 (chosen), 130.2 us" (with "and 2 planned at the shape" where the
+// last `planned` of the times are kernels planned there), or, before the first call, that it is
+// pending.
+std::string timing_note(const FirstCallTimes& times, std::size_t planned);
+std::string pending_timing_note(std::size_t candidates, std::size_t planned);
 
 }  // namespace cl2

@@ -33,8 +33,13 @@ void check_arguments(const GemmCall& call) {
 }  // namespace
 
 Runtime::Runtime(DispatchTable table, const DeviceLimits& device, std::unique_ptr<GemmBackend> backend,
-                 DispatchOptions options)
-    : table_(std::move(table)), device_(device), rules_(device, table_.calibrations), backend_(std::move(backend)), options_(options) {}
+                 DispatchOptions options, std::unique_ptr<ShapePlanner> planner)
+    : table_(std::move(table)),
+      device_(device),
+      rules_(device, table_.calibrations),
+      backend_(std::move(backend)),
+      options_(options),
+      planner_(std::move(planner)) {}
 
 Runtime::Candidate Runtime::candidate(Decision decision, const Problem& problem) const {
   Candidate made{std::move(decision), {}};
@@ -58,6 +63,8 @@ Runtime::Plan& Runtime::plan(const Problem& problem, bool ours_allowed) {
   // by tune, at that very shape.
   const bool timed = ranked.front().route == Route::OursNearest && options_.timed_candidates > 1;
   ranked.resize(timed ? std::min(ranked.size(), std::size_t(options_.timed_candidates)) : 1);
+  if (timed)
+    for (Decision& planned : planned_decisions(problem, ranked)) ranked.push_back(std::move(planned));
   std::vector<Candidate> candidates;
   for (Decision& decision : ranked) candidates.push_back(candidate(std::move(decision), problem));
   Plan& made = plans_[key];
@@ -66,12 +73,31 @@ Runtime::Plan& Runtime::plan(const Problem& problem, bool ours_allowed) {
   return made;
 }
 
+std::size_t Runtime::planned_count(const Plan& plan) {
+  return std::size_t(std::count_if(plan.ranked.begin(), plan.ranked.end(),
+                                   [](const Candidate& c) { return c.decision.route == Route::OursPlanned; }));
+}
+
+std::vector<Decision> Runtime::planned_decisions(const Problem& problem, const std::vector<Decision>& ranked) {
+  if (!planner_ || options_.planned_candidates < 1) return {};
+  std::vector<Decision> decisions;
+  std::size_t rank = 0;
+  for (DispatchEntry& entry : planner_->plan(rules_, problem, std::size_t(options_.planned_candidates))) {
+    ++rank;
+    const bool held = std::any_of(ranked.begin(), ranked.end(), [&](const Decision& d) { return d.config == entry.config; });
+    const std::optional<double> model_us = rules_.model_us(entry.config, problem);
+    if (held || !model_us) continue;
+    decisions.push_back(planned_decision(planned_entries_.emplace_back(std::move(entry)), rank, *model_us));
+  }
+  return decisions;
+}
+
 const Runtime::Candidate& Runtime::time_first_call(Plan& plan, const GemmCall& call) {
   std::vector<CandidateLaunch> runs;
   for (const Candidate& c : plan.ranked) runs.push_back({c.decision.entry, &c.geometry});
   const FirstCallTimes times = time_candidates(*backend_, runs, call);
   Candidate fastest = plan.ranked[times.fastest];
-  fastest.decision.why += timing_note(times);
+  fastest.decision.why += timing_note(times, planned_count(plan));
   fastest.decision.timed_us = times.median_us;
   plan.timed = std::move(fastest);
   plan.chosen = &*plan.timed;
@@ -107,7 +133,7 @@ std::string Runtime::describe(const Problem& problem) {
   const std::lock_guard lock(mutex_);
   const Plan& planned = plan(problem, true);
   if (planned.chosen) return planned.chosen->decision.why;
-  return planned.ranked.front().decision.why + pending_timing_note(planned.ranked.size());
+  return planned.ranked.front().decision.why + pending_timing_note(planned.ranked.size(), planned_count(planned));
 }
 
 }  // namespace cl2

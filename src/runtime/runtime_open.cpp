@@ -33,7 +33,8 @@ RuntimeInput read_runtime_input(const std::string& path, const std::string& cach
   if (std::filesystem::is_directory(path, error)) return input_from_bundle(read_bundle(path), path);
   try {
     const auto db = TuningDb::open(path, DbMode::ReadOnly, path_option);
-    return {path, dispatch_tables(*db), std::make_unique<CompiledCubins>(KernelCompiler(cache_dir))};
+    return {path, dispatch_tables(*db), std::make_unique<CompiledCubins>(KernelCompiler(cache_dir)),
+            std::make_unique<CompilingShapePlanner>(KernelCompiler(cache_dir))};
   } catch (const UserError& e) {
     throw RuntimeError(CL2_ERROR_BAD_INPUT_FILE, e.what());
   }
@@ -84,8 +85,9 @@ TableChoice table_for_device(std::vector<DispatchTable> tables, const DeviceInfo
 OpenOptions open_options(unsigned flags) {
   OpenOptions options;
   options.library_fallback = (flags & CL2_OPEN_LIBRARY_FALLBACK) != 0;
-  options.timed_candidates =
-      (flags & CL2_OPEN_NO_FIRST_CALL_TIMING) ? 0 : timed_candidates_from_env(std::getenv("CL2_FIRST_CALL_TIMING"));
+  const bool timing = (flags & CL2_OPEN_NO_FIRST_CALL_TIMING) == 0;
+  options.timed_candidates = timing ? timed_candidates_from_env(std::getenv("CL2_FIRST_CALL_TIMING")) : 0;
+  options.planned_candidates = timing ? planned_candidates_from_env(std::getenv("CL2_PLANNED_CANDIDATES")) : 0;
   return options;
 }
 
@@ -99,7 +101,9 @@ std::unique_ptr<Runtime> open_runtime(RuntimeInput input, const OpenOptions& opt
   if (!choice.warning.empty()) std::fprintf(stderr, "libcl2: warning: %s\n", choice.warning.c_str());
   return std::make_unique<Runtime>(std::move(choice.table), device_limits(device),
                                    std::make_unique<GpuGemmBackend>(std::move(input.cubins), index),
-                                   DispatchOptions{choice.library_only, options.timed_candidates});
+                                   DispatchOptions{choice.library_only, options.timed_candidates,
+                                                   options.planned_candidates},
+                                   std::move(input.planner));
 }
 
 }  // namespace cl2

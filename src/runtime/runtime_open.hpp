@@ -18,6 +18,9 @@ struct RuntimeInput {
   std::string what;                   // the path, for messages
   std::vector<DispatchTable> tables;  // one per GPU: a database may hold several
   std::unique_ptr<CubinSource> cubins;
+  // Where kernels can be compiled (a database: the kernel cache and NVRTC), the planner of kernels
+  // for untuned shapes; null for a bundle, which holds its winners' cubins only.
+  std::unique_ptr<ShapePlanner> planner = nullptr;
 };
 
 // A folder is read as a bundle, a file as a tuning database (read only, never written), whose
@@ -40,14 +43,15 @@ TableChoice table_for_device(std::vector<DispatchTable> tables, const DeviceInfo
                              const std::string& what);
 
 // What the caller asked of the runtime: cl2_open_with_options' flags, and CL2_FIRST_CALL_TIMING
-// where they leave first-call timing on.
+// and CL2_PLANNED_CANDIDATES where they leave first-call timing on.
 struct OpenOptions {
-  bool library_fallback = false;                    // CL2_OPEN_LIBRARY_FALLBACK
-  int timed_candidates = kDefaultTimedCandidates;  // 0 with CL2_OPEN_NO_FIRST_CALL_TIMING
+  bool library_fallback = false;                      // CL2_OPEN_LIBRARY_FALLBACK
+  int timed_candidates = kDefaultTimedCandidates;     // 0 with CL2_OPEN_NO_FIRST_CALL_TIMING
+  int planned_candidates = kDefaultPlannedCandidates;  // 0 with CL2_OPEN_NO_FIRST_CALL_TIMING
 };
 
-// RuntimeError (CL2_ERROR_INVALID_ARGUMENT) for a bad CL2_FIRST_CALL_TIMING: read at open, so that
-// a typo is reported before any GEMM, not ignored.
+// RuntimeError (CL2_ERROR_INVALID_ARGUMENT) for a bad CL2_FIRST_CALL_TIMING or
+// CL2_PLANNED_CANDIDATES: read at open, so that a typo is reported before any GEMM, not ignored.
 OpenOptions open_options(unsigned flags);
 
 // The runtime for the current CUDA device (RuntimeError CL2_ERROR_NO_DEVICE where there is none).
