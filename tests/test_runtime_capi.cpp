@@ -14,6 +14,7 @@
 #include "db_test_support.hpp"
 #include "gpu/device_query.hpp"
 #include "runtime/bundle.hpp"
+#include "runtime/runtime_open.hpp"
 #include "support/one_winner_db.hpp"
 #include "support/require_gpu.hpp"
 #include "support/runtime_fixtures.hpp"
@@ -48,6 +49,13 @@ TEST(RuntimeCapi, NullAndUnknownArgumentsAreErrors) {
   CL2_EXPECT_STATUS(cl2_open("db.sqlite", nullptr), CL2_ERROR_INVALID_ARGUMENT);
   CL2_EXPECT_STATUS(cl2_open_with_options("db.sqlite", 0x80, &handle), CL2_ERROR_INVALID_ARGUMENT);
   EXPECT_NE(std::string(cl2_last_error()).find("unknown flags 0x80"), std::string::npos) << cl2_last_error();
+  // Every known flag passes the check: the missing file is what fails.
+  CL2_EXPECT_STATUS(cl2_open_with_options("missing.sqlite", CL2_OPEN_LIBRARY_FALLBACK | CL2_OPEN_NO_FIRST_CALL_TIMING |
+                                                                CL2_OPEN_WEIGHTS_READ_ONLY,
+                                          &handle),
+                    CL2_ERROR_BAD_INPUT_FILE);
+  EXPECT_TRUE(open_options(CL2_OPEN_WEIGHTS_READ_ONLY).weights_read_only);
+  EXPECT_FALSE(open_options(0).weights_read_only);
   CL2_EXPECT_STATUS(cl2_open_embedded(nullptr, 0, &handle), CL2_ERROR_INVALID_ARGUMENT);
   const cl2_embedded_bundle empty{nullptr, 0, nullptr, 0};
   CL2_EXPECT_STATUS(cl2_open_embedded(&empty, 0, &handle), CL2_ERROR_INVALID_ARGUMENT);

@@ -77,6 +77,22 @@ for timing in (True, False):
   EXPECT_EQ(r.out, "CL2_ERROR_INVALID_ARGUMENT\nCL2_ERROR_BAD_INPUT_FILE\n");
 }
 
+TEST(RuntimePython, WeightsReadOnlyOpensWithItsFlag) {
+  cl2_test::ScratchDir dir;
+  if (!python_has(dir, "ctypes")) GTEST_SKIP() << "no python3 with ctypes";
+  // Known to the library (an unknown flag would be CL2_ERROR_INVALID_ARGUMENT): the missing file fails.
+  const auto r = run_python(dir, R"(
+import cl2tune
+assert cl2tune.OPEN_WEIGHTS_READ_ONLY == 4
+try:
+    cl2tune.Runtime(")" + dir.file("missing.sqlite") + R"(", weights_read_only=True)
+except cl2tune.Cl2Error as e:
+    print(e.status)
+)");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "CL2_ERROR_BAD_INPUT_FILE\n");
+}
+
 // cl2tune.matmul's glue, on any machine: a stand-in for PyTorch (tensors with shapes, strides,
 // pointers and a device) and for libcl2 (recording the cl2_gemm_args of its calls) show what
 // reaches cl2_gemm: an nn.Linear weight seen transposed goes as TN with its row stride, a row-major

@@ -52,7 +52,13 @@ enum {
    * first CL2_PLANNED_CANDIDATES configurations tune would plan at the shape itself (default 2, 0
    * to 8, 0 for none; read at open likewise). Inside a CUDA graph capture nothing is timed: the
    * model's first runs, and the first call outside one decides. */
-  CL2_OPEN_NO_FIRST_CALL_TIMING = 1u << 1
+  CL2_OPEN_NO_FIRST_CALL_TIMING = 1u << 1,
+  /* The caller promises that no kernel writes a GEMM's B (a model's weights) just before the GEMM
+   * on its stream. Kernels tuned with PDL=1 (under --l2 rotate) are then launched with
+   * programmatic dependent launch: they start while the previous kernel of the stream finishes and
+   * request their first weight tiles before waiting for it (A and C only after). Without this flag
+   * every kernel waits for the previous one, since it may have written B. */
+  CL2_OPEN_WEIGHTS_READ_ONLY = 1u << 2
 };
 
 typedef struct cl2_handle cl2_handle;

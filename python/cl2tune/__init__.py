@@ -21,6 +21,7 @@ LAYOUT_TN, LAYOUT_NN = 0, 1
 ACCUM = {"f32": 0, "f16": 1}
 OPEN_LIBRARY_FALLBACK = 1
 OPEN_NO_FIRST_CALL_TIMING = 2
+OPEN_WEIGHTS_READ_ONLY = 4
 
 
 class Cl2Error(RuntimeError):
@@ -106,13 +107,17 @@ class Runtime:
     library_fallback: tuned on another GPU, compute every GEMM with cuBLASLt instead of failing.
     first_call_timing: False runs the cost model's first choice for an untuned shape, without
     timing the model's first few at the shape's first call (CL2_OPEN_NO_FIRST_CALL_TIMING).
+    weights_read_only: no kernel writes a GEMM's B just before it (a model's weights), so kernels
+    tuned with PDL=1 may start while the previous kernel finishes (CL2_OPEN_WEIGHTS_READ_ONLY).
     """
 
-    def __init__(self, path, library_fallback=False, first_call_timing=True):
+    def __init__(self, path, library_fallback=False, first_call_timing=True, weights_read_only=False):
         self._handle = ctypes.c_void_p()
         flags = OPEN_LIBRARY_FALLBACK if library_fallback else 0
         if not first_call_timing:
             flags |= OPEN_NO_FIRST_CALL_TIMING
+        if weights_read_only:
+            flags |= OPEN_WEIGHTS_READ_ONLY
         _check(_library().cl2_open_with_options(os.fsencode(path), flags, ctypes.byref(self._handle)))
 
     def close(self):

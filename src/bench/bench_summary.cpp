@@ -34,8 +34,9 @@ std::string l2_policy_text(L2Policy policy) {
     case L2Policy::Rotate:
       return "rotate (calls back to back, cycling through copies of A, B and C larger than 3x the L2: "
              "operands come from DRAM; our sm90 kernels are launched to overlap the previous call, their "
-             "weights requested while it finishes (programmatic dependent launch), the libraries' calls and "
-             "the runtime's are launched plainly)";
+             "weights requested while it finishes (programmatic dependent launch), as are the runtime's, "
+             "opened as a program whose weights no kernel writes (CL2_OPEN_WEIGHTS_READ_ONLY); the libraries' "
+             "calls are launched plainly)";
     case L2Policy::Flush: return "cold (inputs are not resident in L2 when a call starts)";
   }
   return "?";

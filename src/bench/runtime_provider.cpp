@@ -36,7 +36,9 @@ RuntimeInput read_runtime_db(const std::string& path, const std::string& cache_d
 RuntimeProvider::RuntimeProvider(RuntimeInput input) {
   OpenOptions options;
   try {
-    options = open_options(0);  // CL2_FIRST_CALL_TIMING, as a program calling libcl2 would see it
+    // CL2_FIRST_CALL_TIMING, as a program calling libcl2 would see it; bench never writes B, so it
+    // opens as a serving program would, whose weights no kernel writes.
+    options = open_options(CL2_OPEN_WEIGHTS_READ_ONLY);
   } catch (const RuntimeError& e) {
     throw UserError(e.what());
   }

@@ -56,9 +56,9 @@ cl2_status open_handle(cl2_handle** handle, unsigned flags, const std::function<
   return guarded([&] {
     if (!handle) invalid("cl2_open: handle is null; pass the address of a cl2_handle*");
     *handle = nullptr;
-    if (flags & ~unsigned(CL2_OPEN_LIBRARY_FALLBACK | CL2_OPEN_NO_FIRST_CALL_TIMING))
-      invalid(fmt::format("cl2_open: unknown flags {:#x}; pass 0 or CL2_OPEN_LIBRARY_FALLBACK and "
-                          "CL2_OPEN_NO_FIRST_CALL_TIMING",
+    if (flags & ~unsigned(CL2_OPEN_LIBRARY_FALLBACK | CL2_OPEN_NO_FIRST_CALL_TIMING | CL2_OPEN_WEIGHTS_READ_ONLY))
+      invalid(fmt::format("cl2_open: unknown flags {:#x}; pass 0 or any of CL2_OPEN_LIBRARY_FALLBACK, "
+                          "CL2_OPEN_NO_FIRST_CALL_TIMING and CL2_OPEN_WEIGHTS_READ_ONLY",
                           flags));
     const cl2::OpenOptions options = cl2::open_options(flags);  // before the input: a bad variable on any machine
     auto opened = std::make_unique<cl2_handle>();

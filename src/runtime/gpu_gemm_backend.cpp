@@ -15,8 +15,8 @@
 
 namespace cl2 {
 
-GpuGemmBackend::GpuGemmBackend(std::unique_ptr<CubinSource> cubins, int device)
-    : cubins_(std::move(cubins)), device_(device) {
+GpuGemmBackend::GpuGemmBackend(std::unique_ptr<CubinSource> cubins, int device, Overlap overlap)
+    : cubins_(std::move(cubins)), device_(device), overlap_(overlap) {
   CL2_CUBLAS(cublasLtCreate(&lt_handle_));
 }
 
@@ -80,8 +80,8 @@ void GpuGemmBackend::run_kernel(const DispatchEntry& entry, const LaunchGeometry
   ensure_context();
   const Kernel& k = kernel(entry);
   const KernelLaunch& launch = kernel_launch(entry, k, geometry, call);
-  // A program's previous kernel may have written B (libcl2 cannot know): never overlapped.
-  launch_gemm(k.function, geometry, launch.params, static_cast<cudaStream_t>(call.stream), Overlap::Never);
+  // Overlapped with the previous kernel only where the caller said that kernel never writes B.
+  launch_gemm(k.function, geometry, launch.params, static_cast<cudaStream_t>(call.stream), overlap_);
 }
 
 std::vector<double> GpuGemmBackend::time_kernels(const std::vector<CandidateLaunch>& sequence, const GemmCall& call) {
@@ -101,7 +101,7 @@ std::vector<double> GpuGemmBackend::time_kernels(const std::vector<CandidateLaun
   StreamGate gate(stream);
   CL2_CUDA(cudaEventRecord(events.front().get(), stream));
   for (std::size_t i = 0; i < sequence.size(); ++i) {
-    launch_gemm(launches[i].first, *sequence[i].geometry, launches[i].second->params, stream, Overlap::Never);
+    launch_gemm(launches[i].first, *sequence[i].geometry, launches[i].second->params, stream, overlap_);
     CL2_CUDA(cudaEventRecord(events[i + 1].get(), stream));
   }
   gate.release();

@@ -27,7 +27,9 @@ namespace cl2 {
 
 class GpuGemmBackend : public GemmBackend {
  public:
-  GpuGemmBackend(std::unique_ptr<CubinSource> cubins, int device);
+  // `overlap`: WhereProgrammatic launches PDL=1 kernels with programmatic dependent launch, which
+  // only a caller whose previous kernels never write B may ask for (CL2_OPEN_WEIGHTS_READ_ONLY).
+  GpuGemmBackend(std::unique_ptr<CubinSource> cubins, int device, Overlap overlap = Overlap::Never);
   ~GpuGemmBackend() override;
 
   void run_kernel(const DispatchEntry& entry, const LaunchGeometry& geometry, const GemmCall& call) override;
@@ -61,6 +63,7 @@ class GpuGemmBackend : public GemmBackend {
 
   std::unique_ptr<CubinSource> cubins_;
   int device_;
+  Overlap overlap_;
   std::mutex mutex_;
   std::map<std::string, std::unique_ptr<Kernel>> kernels_;  // by kernel key, loaded once
   std::map<const DispatchEntry*, const Kernel*> entry_kernels_;  // found without building a key

@@ -85,6 +85,7 @@ TableChoice table_for_device(std::vector<DispatchTable> tables, const DeviceInfo
 OpenOptions open_options(unsigned flags) {
   OpenOptions options;
   options.library_fallback = (flags & CL2_OPEN_LIBRARY_FALLBACK) != 0;
+  options.weights_read_only = (flags & CL2_OPEN_WEIGHTS_READ_ONLY) != 0;
   const bool timing = (flags & CL2_OPEN_NO_FIRST_CALL_TIMING) == 0;
   options.timed_candidates = timing ? timed_candidates_from_env(std::getenv("CL2_FIRST_CALL_TIMING")) : 0;
   options.planned_candidates = timing ? planned_candidates_from_env(std::getenv("CL2_PLANNED_CANDIDATES")) : 0;
@@ -100,7 +101,10 @@ std::unique_ptr<Runtime> open_runtime(RuntimeInput input, const OpenOptions& opt
   TableChoice choice = table_for_device(std::move(input.tables), device, options.library_fallback, input.what);
   if (!choice.warning.empty()) std::fprintf(stderr, "libcl2: warning: %s\n", choice.warning.c_str());
   return std::make_unique<Runtime>(std::move(choice.table), device_limits(device),
-                                   std::make_unique<GpuGemmBackend>(std::move(input.cubins), index),
+                                   std::make_unique<GpuGemmBackend>(std::move(input.cubins), index,
+                                                                    options.weights_read_only
+                                                                        ? Overlap::WhereProgrammatic
+                                                                        : Overlap::Never),
                                    DispatchOptions{choice.library_only, options.timed_candidates,
                                                    options.planned_candidates},
                                    std::move(input.planner));

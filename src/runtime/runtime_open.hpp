@@ -48,6 +48,7 @@ struct OpenOptions {
   bool library_fallback = false;                      // CL2_OPEN_LIBRARY_FALLBACK
   int timed_candidates = kDefaultTimedCandidates;     // 0 with CL2_OPEN_NO_FIRST_CALL_TIMING
   int planned_candidates = kDefaultPlannedCandidates;  // 0 with CL2_OPEN_NO_FIRST_CALL_TIMING
+  bool weights_read_only = false;                      // CL2_OPEN_WEIGHTS_READ_ONLY
 };
 
 // RuntimeError (CL2_ERROR_INVALID_ARGUMENT) for a bad CL2_FIRST_CALL_TIMING or
