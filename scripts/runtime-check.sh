@@ -85,14 +85,16 @@ prepare_direct() {
   tune_into configs/shapes/untuned-sample.json "$direct_db" direct-tune.log "${MAX_CANDIDATES:-}"
 }
 
-# bench_runtime NAME PROVIDERS: benches the sample with ours from the direct database and the
-# runtime dispatching from the base one into $OUT/NAME (the runtime's first-call timing as
-# CL2_FIRST_CALL_TIMING says in the caller's environment); sets `ratio` to the geomean of runtime
-# vs ours (offline GPU time), empty where bench failed or wrote none, saying why.
+# bench_runtime NAME PROVIDERS [VARIABLE=VALUE]: benches the sample with ours from the direct
+# database and the runtime dispatching from the base one into $OUT/NAME (the runtime's first-call
+# timing as the caller's environment says, with VARIABLE=VALUE added); sets `ratio` to the geomean
+# of runtime vs ours (offline GPU time), empty where bench failed or wrote none, saying why.
 bench_runtime() {
   local start=$SECONDS bench_status
+  local run=("$tool")
+  [ -z "${3:-}" ] || run=(env "$3" "$tool")
   ratio=""
-  "$tool" bench --shapes configs/shapes/untuned-sample.json --db "$direct_db" --runtime-db "$base_db" \
+  "${run[@]}" bench --shapes configs/shapes/untuned-sample.json --db "$direct_db" --runtime-db "$base_db" \
     --providers "$2" --mode offline --out "$OUT/$1" > "$OUT/$1-bench.log" 2>&1
   bench_status=$?
   echo "bench exit $bench_status after $((SECONDS - start)) s" >> "$OUT/$1-bench.log"
@@ -130,29 +132,21 @@ if has_step direct; then
   fi
 fi
 
-# The same without kernels planned at the shapes: the nearest tuned shapes' winners alone.
-if has_step direct-nearest; then
+# comparison_step NAME VARIABLE=VALUE WHAT: where STEPS has NAME, the sample benched as step
+# direct does with the runtime's VARIABLE=VALUE, its ratio reported for comparison.
+comparison_step() {
+  has_step "$1" || return 0
   prepare_direct
-  CL2_PLANNED_CANDIDATES=0 bench_runtime direct-nearest ours,runtime
+  bench_runtime "$1" ours,runtime "$2"
   if [ -z "$ratio" ]; then
     status=1
   else
-    say "direct-nearest: runtime (the nearest tuned shapes' winners alone, first-call timing, nothing planned)" \
-      "/ ours tuned directly = $ratio (for comparison)"
+    say "$1: runtime ($3) / ours tuned directly = $ratio (for comparison)"
   fi
-fi
-
-# The same with first-call timing off: the cost model's first choice alone, for comparison.
-if has_step direct-model; then
-  prepare_direct
-  CL2_FIRST_CALL_TIMING=0 bench_runtime direct-model ours,runtime
-  if [ -z "$ratio" ]; then
-    status=1
-  else
-    say "direct-model: runtime (nearest-shape dispatch, the model's first, no first-call timing) / ours tuned" \
-      "directly = $ratio (for comparison)"
-  fi
-fi
+}
+comparison_step direct-nearest CL2_PLANNED_CANDIDATES=0 \
+  "the nearest tuned shapes' winners alone, first-call timing, nothing planned"
+comparison_step direct-model CL2_FIRST_CALL_TIMING=0 "nearest-shape dispatch, the model's first, no first-call timing"
 
 if has_step percall; then
   if ! has_torch; then

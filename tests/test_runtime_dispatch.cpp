@@ -36,16 +36,11 @@ const DispatchTable& table() {
   return t;
 }
 
-const FamilyRules& rules() {
-  static const FamilyRules r(h200_limits());
-  return r;
-}
-
 Decision choose(const Problem& problem, bool ours_allowed = true) {
-  return decide(table(), problem, ours_allowed, rules());
+  return decide(table(), problem, ours_allowed, h200_rules());
 }
 
-double model(const KernelConfig& config, const Problem& problem) { return rules().model_us(config, problem).value(); }
+double model(const KernelConfig& config, const Problem& problem) { return h200_rules().model_us(config, problem).value(); }
 
 KernelConfig with_split_k(KernelConfig config, std::int64_t split_k) {
   config.params["SPLIT_K"] = split_k;
@@ -85,7 +80,7 @@ TEST(RuntimeDispatch, NearestIsTheTunedShapeNotTheFirstWithItsConfiguration) {
   const KernelConfig config = sm90_config(tn(256, 256, 256), no_kb_pair);
   shared.entries.push_back(entry(tn(64, 12288, 64), config));
   shared.entries.push_back(entry(tn(1024, 1024, 4096), config));
-  const Decision d = decide(shared, tn(777, 1024, 4096), true, rules());
+  const Decision d = decide(shared, tn(777, 1024, 4096), true, h200_rules());
   EXPECT_EQ(d.route, Route::OursNearest);
   EXPECT_EQ(d.entry, &shared.entries[1]);
   EXPECT_NE(d.why.find("tuned at 1024x1024x4096"), std::string::npos) << d.why;
@@ -100,7 +95,7 @@ TEST(RuntimeDispatch, UntunedShapeRunsTheWinnerTheModelRanksFastestThere) {
   t.entries.push_back(entry(tn(4096, 4096, 1024), sm90_config(tn(4096, 4096, 1024), any_config,
                                                               {{"BM", 128}, {"BN", 256}, {"CONSUMERS", 2}})));
   ASSERT_LT(model(t.entries[1].config, untuned), model(t.entries[0].config, untuned));
-  const Decision d = decide(t, untuned, true, rules());
+  const Decision d = decide(t, untuned, true, h200_rules());
   EXPECT_EQ(d.route, Route::OursNearest);
   EXPECT_EQ(d.entry, &t.entries[1]) << d.why;
   EXPECT_EQ(d.config, t.entries[1].config);
@@ -120,7 +115,7 @@ TEST(RuntimeDispatch, OnlyTheNearestDistinctWinnersAreRanked) {
       KernelConfig c = sm90_config(untuned, any_config);
       c.params["KB_PAIR"] = kb_pair;
       c.params["STAGES"] = stages;
-      if (rules().allows(c, untuned) && small.size() < kRankedWinners) small.push_back(c);
+      if (h200_rules().allows(c, untuned) && small.size() < kRankedWinners) small.push_back(c);
     }
   ASSERT_EQ(small.size(), kRankedWinners);
   for (const KernelConfig& c : small) ASSERT_LT(model(big, untuned), model(c, untuned)) << c.label();
@@ -129,10 +124,10 @@ TEST(RuntimeDispatch, OnlyTheNearestDistinctWinnersAreRanked) {
   for (std::size_t i = 0; i + 1 < kRankedWinners; ++i)
     t.entries.push_back(entry(tn(3064 + 64 * std::int64_t(i), 4096, 4096), small[i]));  // small[0] again
   t.entries.push_back(entry(tn(4096, 4096, 1024), big));
-  const Decision twelfth = decide(t, untuned, true, rules());
+  const Decision twelfth = decide(t, untuned, true, h200_rules());
   EXPECT_EQ(twelfth.entry, &t.entries.back()) << twelfth.why;
   t.entries.push_back(entry(tn(3000, 4096, 4096 + 64), small.back()));
-  const Decision thirteenth = decide(t, untuned, true, rules());
+  const Decision thirteenth = decide(t, untuned, true, h200_rules());
   EXPECT_EQ(thirteenth.route, Route::OursNearest);
   EXPECT_NE(thirteenth.config, big) << thirteenth.why;
   EXPECT_NE(thirteenth.why.find(fmt::format("of the {} nearest", kRankedWinners)), std::string::npos) << thirteenth.why;
@@ -145,9 +140,9 @@ TEST(RuntimeDispatch, RankedDecisionsListEveryChoiceInTheModelsOrder) {
   DispatchTable t = table();
   t.entries.push_back(entry(tn(4096, 4096, 1024), sm90_config(tn(4096, 4096, 1024), any_config,
                                                               {{"BM", 128}, {"BN", 256}, {"CONSUMERS", 2}})));
-  const std::vector<Decision> ranked = ranked_decisions(t, untuned, true, rules());
+  const std::vector<Decision> ranked = ranked_decisions(t, untuned, true, h200_rules());
   ASSERT_EQ(ranked.size(), 3u) << "three winners, no split-K variants (their hashes are not their sources')";
-  EXPECT_EQ(ranked.front().why, decide(t, untuned, true, rules()).why);
+  EXPECT_EQ(ranked.front().why, decide(t, untuned, true, h200_rules()).why);
   for (std::size_t i = 0; i < ranked.size(); ++i) {
     EXPECT_EQ(ranked[i].route, Route::OursNearest);
     EXPECT_EQ(chosen_by(ranked[i]), "nearest-model");
@@ -158,9 +153,9 @@ TEST(RuntimeDispatch, RankedDecisionsListEveryChoiceInTheModelsOrder) {
     }
   }
   // Every other route is one decision.
-  ASSERT_EQ(ranked_decisions(t, tn(4096, 4096, 4096), true, rules()).size(), 1u);
-  EXPECT_EQ(chosen_by(ranked_decisions(t, tn(4096, 4096, 4096), true, rules()).front()), "exact");
-  EXPECT_EQ(chosen_by(ranked_decisions(t, untuned, false, rules()).front()), "library");
+  ASSERT_EQ(ranked_decisions(t, tn(4096, 4096, 4096), true, h200_rules()).size(), 1u);
+  EXPECT_EQ(chosen_by(ranked_decisions(t, tn(4096, 4096, 4096), true, h200_rules()).front()), "exact");
+  EXPECT_EQ(chosen_by(ranked_decisions(t, untuned, false, h200_rules()).front()), "library");
   Decision timed = ranked.front();
   timed.timed_us = {10, 12};
   EXPECT_EQ(chosen_by(timed), "nearest-timed");
@@ -172,7 +167,7 @@ TEST(RuntimeDispatch, SplitKIsRechosenWithinTheWinnersCubin) {
   DispatchTable t;
   t.entries.push_back(tuned_entry(tuned_at, sm90_config(tuned_at, any_config, {{"SPLIT_K", 2}})));
   const DispatchEntry& winner = t.entries[0];
-  const Decision d = decide(t, untuned, true, rules());
+  const Decision d = decide(t, untuned, true, h200_rules());
   ASSERT_EQ(d.route, Route::OursNearest);
   EXPECT_EQ(d.entry, &winner);
   const std::int64_t split_k = d.config.at("SPLIT_K");
@@ -186,7 +181,7 @@ TEST(RuntimeDispatch, SplitKIsRechosenWithinTheWinnersCubin) {
   int faster_elsewhere = 0;
   for (const std::int64_t factor : builtin_families().at("sm90").params.at("SPLIT_K")) {
     const KernelConfig other = with_split_k(winner.config, factor);
-    if (rules().allows(other, untuned) && model(other, untuned) < model(d.config, untuned)) {
+    if (h200_rules().allows(other, untuned) && model(other, untuned) < model(d.config, untuned)) {
       ++faster_elsewhere;
       EXPECT_NE(source_hash(other, untuned), winner.source_hash) << factor;
     }
@@ -213,10 +208,10 @@ TEST(RuntimeDispatch, ARechosenSplitKMeetsThePlanningRulesThatReadIt) {
   t.entries.push_back(tuned_entry(
       tuned_at, sm90_config(tuned_at, any_config, {{"BN", 72}, {"SPLIT_K", 8}, {"SPLIT_DSMEM", 1}})));
   const KernelConfig six = with_split_k(t.entries[0].config, 6);
-  ASSERT_TRUE(rules().allows(six, untuned));
+  ASSERT_TRUE(h200_rules().allows(six, untuned));
   ASSERT_EQ(source_hash(six, untuned), t.entries[0].source_hash);
   ASSERT_LT(model(six, untuned), model(t.entries[0].config, untuned));
-  const Decision d = decide(t, untuned, true, rules());
+  const Decision d = decide(t, untuned, true, h200_rules());
   EXPECT_EQ(d.route, Route::OursNearest);
   EXPECT_EQ(d.config.at("SPLIT_K"), 8) << d.why;
 }
@@ -227,7 +222,7 @@ TEST(RuntimeDispatch, AWinnerWithoutAMatchingSourceHashKeepsItsSplitK) {
   const Problem tuned_at = tn(128, 256, 8192), untuned = tn(128, 256, 16384);
   DispatchTable t;
   t.entries.push_back(entry(tuned_at, sm90_config(tuned_at, any_config, {{"SPLIT_K", 2}})));
-  const Decision d = decide(t, untuned, true, rules());
+  const Decision d = decide(t, untuned, true, h200_rules());
   EXPECT_EQ(d.route, Route::OursNearest);
   EXPECT_EQ(d.config, t.entries[0].config) << d.why;
 }
@@ -242,7 +237,7 @@ TEST(RuntimeDispatch, NothingValidGoesToTheLibrary) {
   f16.accum = Accum::F16;
   EXPECT_EQ(choose(f16).route, Route::LibraryHeuristic);
   // An empty table.
-  const Decision empty = decide({}, tn(64, 64, 64), true, rules());
+  const Decision empty = decide({}, tn(64, 64, 64), true, h200_rules());
   EXPECT_EQ(empty.route, Route::LibraryHeuristic);
   EXPECT_EQ(empty.entry, nullptr);
 }
@@ -250,22 +245,22 @@ TEST(RuntimeDispatch, NothingValidGoesToTheLibrary) {
 TEST(RuntimeDispatch, AFamilyThisBuildDoesNotKnowNeverRuns) {
   DispatchTable t;
   t.entries.push_back(entry(tn(256, 256, 256), {"retired", {{"BM", 128}}}));
-  EXPECT_EQ(decide(t, tn(256, 256, 256), true, rules()).route, Route::LibraryHeuristic);
+  EXPECT_EQ(decide(t, tn(256, 256, 256), true, h200_rules()).route, Route::LibraryHeuristic);
 }
 
 TEST(RuntimeDispatch, RecordedLibraryAlgorithmWhereItMeasuredFaster) {
   DispatchTable t = table();
   t.entries[0].library_us = 9;  // faster than ours (10 us)...
-  EXPECT_EQ(decide(t, tn(4096, 4096, 4096), true, rules()).route, Route::OursExact)
+  EXPECT_EQ(decide(t, tn(4096, 4096, 4096), true, h200_rules()).route, Route::OursExact)
       << "...but no algorithm recorded: nothing to call";
   t.entries[0].library_algo = lt_algo();
-  const Decision d = decide(t, tn(4096, 4096, 4096), true, rules());
+  const Decision d = decide(t, tn(4096, 4096, 4096), true, h200_rules());
   EXPECT_EQ(d.route, Route::LibraryRecorded);
   EXPECT_EQ(d.entry, &t.entries[0]);
   // Only at the shape it was measured at: a neighbour gets our nearest winner.
-  EXPECT_EQ(decide(t, tn(3000, 4096, 4096), true, rules()).route, Route::OursNearest);
+  EXPECT_EQ(decide(t, tn(3000, 4096, 4096), true, h200_rules()).route, Route::OursNearest);
   t.entries[0].library_us = 11;  // slower than ours: ours
-  EXPECT_EQ(decide(t, tn(4096, 4096, 4096), true, rules()).route, Route::OursExact);
+  EXPECT_EQ(decide(t, tn(4096, 4096, 4096), true, h200_rules()).route, Route::OursExact);
 }
 
 TEST(RuntimeDispatch, OperandsOurKernelsWereNotVerifiedWithGoToTheLibrary) {

@@ -19,11 +19,6 @@ using namespace cl2_test;
 
 namespace {
 
-const FamilyRules& rules() {
-  static const FamilyRules r(h200_limits());
-  return r;
-}
-
 // Three tuned shapes whose winners all run at 3000x4096x4096, each without split-K variants (the
 // entries' hashes are not their sources'): the model ranks exactly three choices there.
 DispatchTable three_winner_table() {
@@ -39,7 +34,7 @@ const Problem kUntuned = tn(3000, 4096, 4096);
 
 struct TimedRuntime {
   DispatchTable table = three_winner_table();
-  std::vector<Decision> ranked = ranked_decisions(table, kUntuned, true, rules());
+  std::vector<Decision> ranked = ranked_decisions(table, kUntuned, true, h200_rules());
   FakeBackend* fake = nullptr;
   std::unique_ptr<Runtime> runtime;
 
@@ -160,7 +155,7 @@ TEST(RuntimeFirstCall, ASplitKWinnersFactorsAreTimedEachWithItsGeometry) {
   const Problem tuned_at = tn(128, 256, 8192), untuned = tn(128, 256, 16384);
   DispatchTable table;
   table.entries.push_back(tuned_entry(tuned_at, sm90_config(tuned_at, any_config, {{"SPLIT_K", 2}})));
-  const std::vector<Decision> ranked = ranked_decisions(table, untuned, true, rules());
+  const std::vector<Decision> ranked = ranked_decisions(table, untuned, true, h200_rules());
   ASSERT_GE(ranked.size(), 2u);
   auto backend = std::make_unique<FakeBackend>();
   FakeBackend& fake = *backend;

@@ -20,11 +20,6 @@ using namespace cl2_test;
 
 namespace {
 
-const FamilyRules& rules() {
-  static const FamilyRules r(h200_limits());
-  return r;
-}
-
 const Problem kTuned = tn(4096, 4096, 4096), kUntuned = tn(777, 1024, 4096);
 
 // Gives the configurations it was made with, as entries of their own, and counts the requests.
@@ -54,7 +49,7 @@ struct PlannedRuntime {
   PlannedRuntime(std::vector<KernelConfig> planned, DispatchOptions options = {}) {
     table.entries.push_back(entry(kTuned, sm90_config(kTuned, any_config, {{"KB_PAIR", 1}})));
     table.entries.push_back(entry(tn(256, 256, 256), sm90_config(tn(256, 256, 256), any_config, {{"KB_PAIR", 0}})));
-    nearest = ranked_decisions(table, kUntuned, true, rules());
+    nearest = ranked_decisions(table, kUntuned, true, h200_rules());
     auto backend = std::make_unique<FakeBackend>();
     fake = backend.get();
     auto made = std::make_unique<FakePlanner>(std::move(planned));
@@ -133,9 +128,9 @@ TEST(RuntimePlanned, NothingIsPlannedForATunedShapeOrWithPlanningOrTimingOff) {
 TEST(RuntimePlanned, TheCompilingPlannerKeepsThePlansOrderAndSources) {
   ScratchDir cache;
   const CompilingShapePlanner planner{KernelCompiler(cache.path().string())};
-  const std::vector<DispatchEntry> entries = planner.plan(rules(), kUntuned, 2);
+  const std::vector<DispatchEntry> entries = planner.plan(h200_rules(), kUntuned, 2);
   ASSERT_EQ(entries.size(), 2u) << "the plan's variants at 777x1024x4096 compile clean";
-  const std::vector<Candidate> plan = rules().plan(kUntuned, 4);
+  const std::vector<Candidate> plan = h200_rules().plan(kUntuned, 4);
   std::size_t next = 0;
   for (const DispatchEntry& e : entries) {
     while (next < plan.size() && !(plan[next].config == e.config)) ++next;
@@ -144,10 +139,10 @@ TEST(RuntimePlanned, TheCompilingPlannerKeepsThePlansOrderAndSources) {
     EXPECT_EQ(e.arch, "sm_90a");
     EXPECT_EQ(e.source_hash,
               generate_source(builtin_families().at(e.config.family), e.config, kUntuned.layout, kUntuned.accum).hash);
-    EXPECT_TRUE(rules().allows(e.config, kUntuned));
+    EXPECT_TRUE(h200_rules().allows(e.config, kUntuned));
     ++next;
   }
-  EXPECT_TRUE(planner.plan(rules(), kUntuned, 0).empty());
+  EXPECT_TRUE(planner.plan(h200_rules(), kUntuned, 0).empty());
 }
 
 TEST(RuntimePlanned, TheEnvironmentVariableIsACountOrAnError) {

@@ -60,37 +60,24 @@ print(lib.cl2_status_name(lib.cl2_gemm_packed(address)).decode(), lib.cl2_last_e
   EXPECT_EQ(r.out, "CL2_ERROR_INVALID_ARGUMENT cl2_gemm: handle is null; open one with cl2_open first\n");
 }
 
-TEST(RuntimePython, FirstCallTimingFalseOpensWithTheFlagThatTurnsItOff) {
+TEST(RuntimePython, OpenKeywordsPassTheirFlags) {
   cl2_test::ScratchDir dir;
   if (!python_has(dir, "ctypes")) GTEST_SKIP() << "no python3 with ctypes";
-  // A bad CL2_FIRST_CALL_TIMING is an error at open, unless the flag leaves it unread.
+  // A bad CL2_FIRST_CALL_TIMING is an error at open, unless first_call_timing=False leaves it
+  // unread; weights_read_only=True adds a flag the library knows (an unknown one would be
+  // CL2_ERROR_INVALID_ARGUMENT), so the missing file is what fails.
   const auto r = run_python(dir, R"(
 import os, cl2tune
+assert cl2tune.OPEN_WEIGHTS_READ_ONLY == 4
 os.environ["CL2_FIRST_CALL_TIMING"] = "lots"
-for timing in (True, False):
+for keywords in ({}, {"first_call_timing": False}, {"first_call_timing": False, "weights_read_only": True}):
     try:
-        cl2tune.Runtime(")" + dir.file("missing.sqlite") + R"(", first_call_timing=timing)
+        cl2tune.Runtime(")" + dir.file("missing.sqlite") + R"(", **keywords)
     except cl2tune.Cl2Error as e:
         print(e.status)
 )");
   ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_EQ(r.out, "CL2_ERROR_INVALID_ARGUMENT\nCL2_ERROR_BAD_INPUT_FILE\n");
-}
-
-TEST(RuntimePython, WeightsReadOnlyOpensWithItsFlag) {
-  cl2_test::ScratchDir dir;
-  if (!python_has(dir, "ctypes")) GTEST_SKIP() << "no python3 with ctypes";
-  // Known to the library (an unknown flag would be CL2_ERROR_INVALID_ARGUMENT): the missing file fails.
-  const auto r = run_python(dir, R"(
-import cl2tune
-assert cl2tune.OPEN_WEIGHTS_READ_ONLY == 4
-try:
-    cl2tune.Runtime(")" + dir.file("missing.sqlite") + R"(", weights_read_only=True)
-except cl2tune.Cl2Error as e:
-    print(e.status)
-)");
-  ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_EQ(r.out, "CL2_ERROR_BAD_INPUT_FILE\n");
+  EXPECT_EQ(r.out, "CL2_ERROR_INVALID_ARGUMENT\nCL2_ERROR_BAD_INPUT_FILE\nCL2_ERROR_BAD_INPUT_FILE\n");
 }
 
 // cl2tune.matmul's glue, on any machine: a stand-in for PyTorch (tensors with shapes, strides,

@@ -9,6 +9,7 @@
 
 #include "codegen/codegen.hpp"
 #include "runtime/dispatch_table.hpp"
+#include "runtime/family_rules.hpp"
 #include "search/candidates.hpp"
 #include "search/family_spec.hpp"
 
@@ -17,6 +18,12 @@ namespace cl2_test {
 inline const cl2::DeviceLimits& h200_limits() {
   static const cl2::DeviceLimits limits = cl2::limits_for_arch("sm_90a");
   return limits;
+}
+
+// The built-in families' rules on an H200, uncalibrated: what the runtime dispatches by there.
+inline const cl2::FamilyRules& h200_rules() {
+  static const cl2::FamilyRules rules(h200_limits());
+  return rules;
 }
 
 inline cl2::Problem tn(std::int64_t m, std::int64_t n, std::int64_t k, cl2::Layout layout = cl2::Layout::TN) {
