@@ -93,7 +93,7 @@ TEST(RuntimePlanned, PlannedKernelsAreTimedAfterTheNearestAndTheFastestIsKept) {
   EXPECT_EQ(t.fake->last_entry, d.entry) << "run last, so that C is its result";
   const FamilySpec& sm90 = builtin_families().at("sm90");
   EXPECT_EQ(t.fake->last_geometry, launch_geometry(sm90, config_variables(sm90, planned[1], kUntuned, h200_limits())));
-  CL2_EXPECT_CONTAINS(d.why, "ours planned at this shape (the 2nd of tune's plan here, model ");
+  CL2_EXPECT_CONTAINS(d.why, "ours planned at this shape (the 2nd of tune's plan here that compiled clean, model ");
   CL2_EXPECT_CONTAINS(d.why, "; first-call timing of the model's first 2 and 2 planned at the shape (median of 5): "
                              "10.0, 10.0, 10.0, 6.0 (chosen) us");
   EXPECT_EQ(&t.runtime->gemm(call(kUntuned)), &d) << "kept";

@@ -132,8 +132,8 @@ std::vector<Decision> ranked_decisions(const DispatchTable& table, const Problem
 
 Decision planned_decision(const DispatchEntry& entry, std::size_t rank, double model_us) {
   return {Route::OursPlanned, &entry,
-          fmt::format("ours planned at this shape (the {} of tune's plan here, model {:.1f} us; compiled at the "
-                      "first call): {}",
+          fmt::format("ours planned at this shape (the {} of tune's plan here that compiled clean, model {:.1f} us; "
+                      "compiled at the first call): {}",
                       rank_text(rank), model_us, entry.config.label()),
           entry.config};
 }

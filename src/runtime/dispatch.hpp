@@ -79,7 +79,7 @@ std::vector<Decision> ranked_decisions(const DispatchTable& table, const Problem
                                        const FamilyRules& rules);
 
 // The decision to run `entry`, planned at its own untuned shape (runtime/shape_planner): the
-// `rank`-th of the plan there, modelled at `model_us`.
+// `rank`-th of the plan there that compiled clean, modelled at `model_us`.
 Decision planned_decision(const DispatchEntry& entry, std::size_t rank, double model_us);
 
 // The first of ranked_decisions.
