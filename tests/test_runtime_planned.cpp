@@ -1,7 +1,10 @@
 // Kernels planned at an untuned shape (runtime/shape_planner) without a GPU: timed after the
-// nearest winners at the first call and chosen where fastest; none that repeats a nearest winner;
+// nearest winners at the first call and chosen where fastest; none that repeats a nearest winner,
+// whose slot goes to the plan's next;
 // nothing planned for a tuned shape, without a planner, with planning or timing off; the planner
 // that compiles keeps the plan's order and its sources; CL2_PLANNED_CANDIDATES.
+#include <algorithm>
+
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
@@ -22,15 +25,18 @@ namespace {
 
 const Problem kTuned = tn(4096, 4096, 4096), kUntuned = tn(777, 1024, 4096);
 
-// Gives the configurations it was made with, as entries of their own, and counts the requests.
+// Gives the configurations it was made with that are not held, as entries of their own, and counts
+// the requests.
 class FakePlanner : public ShapePlanner {
  public:
   explicit FakePlanner(std::vector<KernelConfig> configs) : configs_(std::move(configs)) {}
-  std::vector<DispatchEntry> plan(const FamilyRules&, const Problem& problem, std::size_t count) const override {
+  std::vector<DispatchEntry> plan(const FamilyRules&, const Problem& problem, std::size_t count,
+                                  const std::vector<KernelConfig>& held) const override {
     ++requests;
     std::vector<DispatchEntry> entries;
     for (const KernelConfig& config : configs_)
-      if (entries.size() < count) entries.push_back(entry(problem, config));
+      if (entries.size() < count && std::find(held.begin(), held.end(), config) == held.end())
+        entries.push_back(entry(problem, config));
     return entries;
   }
   mutable int requests = 0;
@@ -100,15 +106,17 @@ TEST(RuntimePlanned, PlannedKernelsAreTimedAfterTheNearestAndTheFastestIsKept) {
   EXPECT_EQ(t.planner->requests, 1) << "planned once per shape";
 }
 
-TEST(RuntimePlanned, ANearestWinnerIsNotTimedTwice) {
+TEST(RuntimePlanned, ANearestWinnerIsNotTimedTwiceAndItsSlotGoesToTheNextPlanned) {
   const std::vector<KernelConfig> probe = two_planned();
   PlannedRuntime first_pass(probe);
-  // The plan's first is the nearest's first configuration: only the plan's second is added.
-  PlannedRuntime t({first_pass.nearest[0].config, probe[1]});
+  // The plan's first is the nearest's first configuration: the planner is told it is held, and
+  // both slots go to the plan's others.
+  PlannedRuntime t({first_pass.nearest[0].config, probe[0], probe[1]});
   t.runtime->gemm(call(kUntuned));
   ASSERT_EQ(t.fake->timed.size(), 1u);
-  EXPECT_EQ(t.fake->timed[0].size(), std::size_t(3 * kTimingRounds));
-  EXPECT_EQ(t.fake->timed[0][2].entry->config, probe[1]);
+  ASSERT_EQ(t.fake->timed[0].size(), std::size_t(4 * kTimingRounds));
+  EXPECT_EQ(t.fake->timed[0][2].entry->config, probe[0]);
+  EXPECT_EQ(t.fake->timed[0][3].entry->config, probe[1]);
 }
 
 TEST(RuntimePlanned, NothingIsPlannedForATunedShapeOrWithPlanningOrTimingOff) {
@@ -128,7 +136,7 @@ TEST(RuntimePlanned, NothingIsPlannedForATunedShapeOrWithPlanningOrTimingOff) {
 TEST(RuntimePlanned, TheCompilingPlannerKeepsThePlansOrderAndSources) {
   ScratchDir cache;
   const CompilingShapePlanner planner{KernelCompiler(cache.path().string())};
-  const std::vector<DispatchEntry> entries = planner.plan(h200_rules(), kUntuned, 2);
+  const std::vector<DispatchEntry> entries = planner.plan(h200_rules(), kUntuned, 2, {});
   ASSERT_EQ(entries.size(), 2u) << "the plan's variants at 777x1024x4096 compile clean";
   const std::vector<Candidate> plan = h200_rules().plan(kUntuned, 4);
   std::size_t next = 0;
@@ -142,7 +150,16 @@ TEST(RuntimePlanned, TheCompilingPlannerKeepsThePlansOrderAndSources) {
     EXPECT_TRUE(h200_rules().allows(e.config, kUntuned));
     ++next;
   }
-  EXPECT_TRUE(planner.plan(h200_rules(), kUntuned, 0).empty());
+  // Holding the plan's first: two others, the plan's own without it.
+  const std::vector<DispatchEntry> without_first = planner.plan(h200_rules(), kUntuned, 2, {entries[0].config});
+  const std::vector<Candidate> plan_without = h200_rules().plan(kUntuned, 2, {entries[0].config.to_json()});
+  ASSERT_EQ(without_first.size(), 2u);
+  ASSERT_EQ(plan_without.size(), 2u);
+  for (std::size_t i = 0; i < 2; ++i) {
+    EXPECT_NE(without_first[i].config, entries[0].config);
+    EXPECT_EQ(without_first[i].config, plan_without[i].config);
+  }
+  EXPECT_TRUE(planner.plan(h200_rules(), kUntuned, 0, {}).empty());
 }
 
 TEST(RuntimePlanned, TheEnvironmentVariableIsACountOrAnError) {

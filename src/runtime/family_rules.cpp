@@ -111,11 +111,12 @@ std::vector<KernelConfig> FamilyRules::split_k_variants(const DispatchEntry& ent
   return variants;
 }
 
-std::vector<Candidate> FamilyRules::plan(const Problem& problem, std::size_t count) const {
+std::vector<Candidate> FamilyRules::plan(const Problem& problem, std::size_t count,
+                                         const std::set<std::string>& excluded) const {
   std::vector<const FamilySpec*> families;
   for (const auto& [name, family] : families_) families.push_back(&family);
   try {
-    return plan_candidates(families, problem, device_, count);
+    return plan_candidates(families, problem, device_, count, excluded);
   } catch (const UserError&) {  // no family has a valid configuration here
     return {};
   }

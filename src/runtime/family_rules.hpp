@@ -43,9 +43,10 @@ class FamilyRules {
   std::vector<KernelConfig> split_k_variants(const DispatchEntry& entry, const Problem& problem) const;
 
   // The families' first `count` configurations at `problem` as tune would plan them there (valid,
-  // calibrated model's cheapest first, the families' diversity rule applied); none where no
-  // family has a valid one.
-  std::vector<Candidate> plan(const Problem& problem, std::size_t count) const;
+  // calibrated model's cheapest first, the families' diversity rule applied), leaving out those
+  // whose KernelConfig::to_json text is in `excluded`; none where no family has a valid one.
+  std::vector<Candidate> plan(const Problem& problem, std::size_t count,
+                              const std::set<std::string>& excluded = {}) const;
 
   const DeviceLimits& device() const { return device_; }
 

@@ -80,13 +80,14 @@ std::size_t Runtime::planned_count(const Plan& plan) {
 
 std::vector<Decision> Runtime::planned_decisions(const Problem& problem, const std::vector<Decision>& ranked) {
   if (!planner_ || options_.planned_candidates < 1) return {};
+  std::vector<KernelConfig> held;
+  for (const Decision& decision : ranked) held.push_back(decision.config);
   std::vector<Decision> decisions;
   std::size_t rank = 0;
-  for (DispatchEntry& entry : planner_->plan(rules_, problem, std::size_t(options_.planned_candidates))) {
+  for (DispatchEntry& entry : planner_->plan(rules_, problem, std::size_t(options_.planned_candidates), held)) {
     ++rank;
-    const bool held = std::any_of(ranked.begin(), ranked.end(), [&](const Decision& d) { return d.config == entry.config; });
     const std::optional<double> model_us = rules_.model_us(entry.config, problem);
-    if (held || !model_us) continue;
+    if (!model_us) continue;
     decisions.push_back(planned_decision(planned_entries_.emplace_back(std::move(entry)), rank, *model_us));
   }
   return decisions;

@@ -1,5 +1,6 @@
 #include "runtime/shape_planner.hpp"
 
+#include <set>
 #include <string>
 
 #include "runtime/env_count.hpp"
@@ -22,9 +23,12 @@ int planned_candidates_from_env(const char* value) {
 }
 
 std::vector<DispatchEntry> CompilingShapePlanner::plan(const FamilyRules& rules, const Problem& problem,
-                                                       std::size_t count) const {
+                                                       std::size_t count,
+                                                       const std::vector<KernelConfig>& held) const {
   if (count == 0) return {};
-  const std::vector<Candidate> planned = rules.plan(problem, count + kSpareCandidates);
+  std::set<std::string> excluded;
+  for (const KernelConfig& config : held) excluded.insert(config.to_json());
+  const std::vector<Candidate> planned = rules.plan(problem, count + kSpareCandidates, excluded);
   if (planned.empty()) return {};
   const std::string arch = rules.device().nvrtc_arch();
   BuildCounts counts;

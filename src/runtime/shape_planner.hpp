@@ -30,9 +30,10 @@ class ShapePlanner {
   virtual ~ShapePlanner() = default;
   // Up to `count` kernels for `problem`, in the plan's order (rules.plan), each as an entry of its
   // own (tuned at no shape: ours_us unmeasured, no library algorithm) whose cubin the runtime's
-  // cubin source can produce.
-  virtual std::vector<DispatchEntry> plan(const FamilyRules& rules, const Problem& problem,
-                                          std::size_t count) const = 0;
+  // cubin source can produce. Configurations in `held` (the nearest winners, timed anyway) are left
+  // out before the cut, so that their slots go to the plan's next variants.
+  virtual std::vector<DispatchEntry> plan(const FamilyRules& rules, const Problem& problem, std::size_t count,
+                                          const std::vector<KernelConfig>& held) const = 0;
 };
 
 // Compiles the plan through the kernel cache, a few more than asked in parallel, and keeps the
@@ -41,8 +42,8 @@ class ShapePlanner {
 class CompilingShapePlanner final : public ShapePlanner {
  public:
   explicit CompilingShapePlanner(KernelCompiler compiler) : compiler_(std::move(compiler)) {}
-  std::vector<DispatchEntry> plan(const FamilyRules& rules, const Problem& problem,
-                                  std::size_t count) const override;
+  std::vector<DispatchEntry> plan(const FamilyRules& rules, const Problem& problem, std::size_t count,
+                                  const std::vector<KernelConfig>& held) const override;
 
  private:
   KernelCompiler compiler_;
