@@ -10,11 +10,13 @@ checks cl2tune's Runtime.matmul and torch.matmul against an fp32 product of the 
 1e-3), and times both per call: CUDA events around --calls back-to-back calls from Python (so the
 host cost of each call, ctypes and the output allocation included, is in the figure wherever it
 exceeds the GPU time), the median of five such runs of up to --calls calls and about 20 ms. It
-also times cl2tune's per call as bench does: the host wall clock around one call and a
-synchronize, the median of up to --calls such calls and about 20 ms. Beside them it prints bench's
-offline per-call figures from --bench-csv (a bench run of the same shapes and database): the GPU
-time of ours, and the wall times of ours and runtime, and the difference of cl2tune's wall time
-from bench's wall time for ours (the same measure), which acceptance 2 asks to be within 2 us; and,
+also times cl2tune's and torch.matmul's per call as bench does: the host wall clock around one
+call and a synchronize, the median of up to --calls such calls and about 20 ms (torch's, the cost
+of the same measure for a library call from Python). Beside them it prints bench's offline
+per-call figures from --bench-csv (a bench run of the same shapes and database): the GPU time of
+ours, and the wall times of ours and runtime, and the difference of cl2tune's wall time from
+bench's wall time for the same kernel (ours where the runtime runs it, else runtime's: the
+recorded cuBLASLt call through libcl2 from C++), which acceptance 2 asks to be within 2 us; and,
 for reference, of cl2tune's back-to-back time from bench's GPU time for ours: where a call's host
 cost exceeds its GPU time, back-to-back calls run at the host's pace and that difference is the
 host cost. Exits 1 where a result is outside the tolerance, 2 on bad input.
@@ -133,8 +135,9 @@ def main():
     torch.backends.cuda.matmul.allow_tf32 = False
     rt = cl2tune.Runtime(args.db)
     header = ("shape", "route", "max|cl2-ref|/tol", "max|torch-cl2|/tol", "cl2tune us/call",
-              "torch us/call", "cl2tune wall", "bench ours GPU", "bench ours wall", "bench runtime wall",
-              "cl2tune - ours GPU", "cl2tune wall - ours wall", "within 2 us")
+              "torch us/call", "cl2tune wall", "torch wall", "bench ours GPU", "bench ours wall",
+              "bench runtime wall", "cl2tune - ours GPU", "cl2tune wall - ours wall",
+              "cl2tune wall - runtime wall", "within 2 us")
     print("| " + " | ".join(header) + " |")
     print("|" + "---|" * len(header))
     wrong, within, compared = 0, 0, 0
@@ -153,19 +156,27 @@ def main():
             cl2_us = per_call_us(torch, lambda: rt.matmul(a, b), args.calls)
             torch_us = per_call_us(torch, lambda: torch.matmul(a, b), args.calls)
             cl2_wall = wall_us(torch, lambda: rt.matmul(a, b), args.calls)
+            torch_wall = wall_us(torch, lambda: torch.matmul(a, b), args.calls)
             bench = figures.get((m, n, k), {})
             ours_gpu, ours_wall = bench.get(("ours", "gpu")), bench.get(("ours", "wall"))
-            delta = difference(cl2_wall, ours_wall)
+            route = rt.describe(m, n, k).split(":")[0]
+            # The acceptance's figure is our kernel's: where the runtime runs it, bench's "ours" wall
+            # time; where it runs the recorded cuBLASLt algorithm instead (measured faster at tune
+            # time), bench's "runtime" wall time, the same call through libcl2 from C++.
+            same_kernel = ours_wall if route.startswith("ours") else bench.get(("runtime", "wall"))
+            delta = difference(cl2_wall, same_kernel)
             if delta is not None:
                 compared += 1
                 within += abs(delta) <= WITHIN_US
-            print(f"| {m}x{n}x{k} | {rt.describe(m, n, k).split(':')[0]} | {vs_ref:.3f}{'' if ok else ' FAIL'} | "
-                  f"{vs_torch:.3f} | {cl2_us:.2f} | {torch_us:.2f} | {cl2_wall:.2f} | {cell(ours_gpu)} | "
-                  f"{cell(ours_wall)} | {cell(bench.get(('runtime', 'wall')))} | "
-                  f"{cell(difference(cl2_us, ours_gpu))} | {cell(delta)} | "
+            print(f"| {m}x{n}x{k} | {route} | {vs_ref:.3f}{'' if ok else ' FAIL'} | "
+                  f"{vs_torch:.3f} | {cl2_us:.2f} | {torch_us:.2f} | {cl2_wall:.2f} | {torch_wall:.2f} | "
+                  f"{cell(ours_gpu)} | {cell(ours_wall)} | {cell(bench.get(('runtime', 'wall')))} | "
+                  f"{cell(difference(cl2_us, ours_gpu))} | {cell(difference(cl2_wall, ours_wall))} | "
+                  f"{cell(difference(cl2_wall, bench.get(('runtime', 'wall'))))} | "
                   f"{'-' if delta is None else ('yes' if abs(delta) <= WITHIN_US else 'no')} |")
     print(f"\ncl2tune_percall: results within tolerance: {len(shapes) - wrong} of {len(shapes)}; "
-          f"per-call wall time within {WITHIN_US:g} us of bench's per-call wall time for ours: {within} of {compared}")
+          f"per-call wall time within {WITHIN_US:g} us of bench's per-call wall time for the same kernel "
+          f"(ours, or the runtime's where it runs cuBLASLt): {within} of {compared}")
     return 1 if wrong else 0
 
 
