@@ -71,18 +71,9 @@ def main():
             return model(x)
 
     def replayed(run, x):
-        """`run` captured into a CUDA graph on its own stream, after warm-up calls on that stream (so
-        that libcl2 has made its decisions, loaded its modules and sized its per-stream state
-        outside the capture); returns a function that replays it for the same x."""
-        stream = torch.cuda.Stream()
-        stream.wait_stream(torch.cuda.current_stream())
-        with torch.cuda.stream(stream):
-            for _ in range(3):
-                run(x)
-        torch.cuda.current_stream().wait_stream(stream)
-        graph = torch.cuda.CUDAGraph()
-        with torch.cuda.graph(graph, stream=stream):
-            y = run(x)
+        """`run` for x captured into a CUDA graph (cl2tune.capture_graph); returns a function that
+        replays it for the same x."""
+        graph, y = cl2tune.capture_graph(lambda: run(x))
 
         def replay(_):
             graph.replay()

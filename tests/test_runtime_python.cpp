@@ -186,8 +186,9 @@ print("ok")
   EXPECT_EQ(r.out, "ok\n");
 }
 
-// torch_demo.py --graphs captures routed calls into a CUDA graph: warmed up on the capture's
-// stream, a routed call records into the graph, and a replay computes on the inputs of its time.
+// torch_demo.py --graphs and cl2tune_percall.py capture routed calls into a CUDA graph with
+// cl2tune.capture_graph: warmed up on the capture's stream, a routed call records into the graph,
+// and a replay computes on the inputs of its time.
 TEST(RuntimePythonGpu, RoutedCallsReplayInACudaGraph) {
   CL2_REQUIRE_GPU();
   cl2_test::ScratchDir dir;
@@ -195,14 +196,10 @@ TEST(RuntimePythonGpu, RoutedCallsReplayInACudaGraph) {
   const auto r = run_python(dir, with_library_runtime(dir, R"(
 a = torch.rand(16, 4096, device="cuda", dtype=torch.float16) - 0.5
 w = torch.rand(4096, 4096, device="cuda", dtype=torch.float16) - 0.5
-stream = torch.cuda.Stream()
-stream.wait_stream(torch.cuda.current_stream())
-with torch.cuda.stream(stream), rt.routed():
-    torch.nn.functional.linear(a, w)
-torch.cuda.current_stream().wait_stream(stream)
-graph = torch.cuda.CUDAGraph()
-with torch.cuda.graph(graph, stream=stream), rt.routed():
-    y = torch.nn.functional.linear(a, w)
+def routed_linear():
+    with rt.routed():
+        return torch.nn.functional.linear(a, w)
+graph, y = cl2tune.capture_graph(routed_linear)
 a.copy_(torch.rand_like(a) - 0.5)
 graph.replay()
 torch.cuda.synchronize()

@@ -5,6 +5,7 @@
     c = rt.matmul(a, b)                           # 2-D fp16 CUDA tensors, on the current stream
     with rt.routed():                             # torch.matmul / F.linear of 2-D fp16 CUDA tensors
         y = model(x)
+    graph, y = cl2tune.capture_graph(lambda: rt.matmul(a, b))   # graph.replay() reruns it
 
 The library is build/libcl2.so of this checkout, or the file $CL2_LIBRARY names. PyTorch is only
 imported when a tensor is handed over, so opening and its errors work without it.
@@ -15,7 +16,7 @@ import os
 import struct
 import threading
 
-__all__ = ["Cl2Error", "Runtime", "library_path"]
+__all__ = ["Cl2Error", "Runtime", "capture_graph", "library_path"]
 
 LAYOUT_TN, LAYOUT_NN = 0, 1
 ACCUM = {"f32": 0, "f16": 1}
@@ -93,6 +94,25 @@ def _torch():
         _current_raw_stream = raw or (lambda index: torch.cuda.current_stream(index).cuda_stream)
         _torch_module = torch
     return _torch_module
+
+
+def capture_graph(run, warmup=3):
+    """run() captured into a torch.cuda.CUDAGraph on a stream of its own, after `warmup` calls on
+    that stream: libcl2 makes an untuned shape's decision, loads its modules and sizes its
+    per-stream state (workspaces) at a call outside a capture, and allocating inside one is not
+    allowed. Returns the graph and what run() returned while captured (its outputs, which every
+    graph.replay() rewrites)."""
+    torch = _torch()
+    stream = torch.cuda.Stream()
+    stream.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(stream):
+        for _ in range(warmup):
+            run()
+    torch.cuda.current_stream().wait_stream(stream)
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph, stream=stream):
+        captured = run()
+    return graph, captured
 
 
 def _check(status):
