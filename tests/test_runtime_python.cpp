@@ -83,8 +83,9 @@ for keywords in ({}, {"first_call_timing": False}, {"first_call_timing": False, 
 // cl2tune.matmul's glue, on any machine: a stand-in for PyTorch (tensors with shapes, strides,
 // pointers and a device) and for libcl2 (recording the cl2_gemm_args of its calls) show what
 // reaches cl2_gemm: an nn.Linear weight seen transposed goes as TN with its row stride, a row-major
-// B as NN, the current stream comes from PyTorch's raw accessor of the tensors' device, and tensors
-// on two devices are refused before anything is called.
+// B as NN, an out= tensor as C with its row stride, the current stream comes from PyTorch's raw
+// accessor of the tensors' device, and tensors on two devices or an out= of the wrong shape or
+// strides are refused before anything is called.
 TEST(RuntimePython, MatmulHandsTheTensorsLayoutAndCurrentStreamToTheLibrary) {
   cl2_test::ScratchDir dir;
   if (!python_has(dir, "ctypes")) GTEST_SKIP() << "no python3 with ctypes";
@@ -132,18 +133,29 @@ a = torch.Tensor((64, 128), (128, 1), 100, 1)
 weight = torch.Tensor((256, 128), (136, 1), 200, 1)
 rt.matmul(a, weight.t())
 rt.matmul(a, torch.Tensor((128, 256), (264, 1), 300, 1))
+rt.matmul(a, weight.t(), out=torch.Tensor((64, 256), (272, 1), 500, 1))
 try:
     rt.matmul(a, torch.Tensor((128, 256), (256, 1), 400, 0))
 except ValueError as e:
     print(e)
+for out in (torch.Tensor((64, 255), (256, 1), 600, 1), torch.Tensor((64, 256), (1, 64), 600, 1),
+            torch.Tensor((64, 256), (256, 1), 600, 0)):
+    try:
+        rt.matmul(a, weight.t(), out=out)
+    except ValueError as e:
+        print(e)
 for call in calls:
     print(call)
 )");
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.out,
             "cl2tune.matmul takes CUDA tensors on one device\n"
+            "cl2tune.matmul: out must be a (64, 256) float16 CUDA tensor on a's device with contiguous rows\n"
+            "cl2tune.matmul: out must be a (64, 256) float16 CUDA tensor on a's device with contiguous rows\n"
+            "cl2tune.matmul: out must be a (64, 256) float16 CUDA tensor on a's device with contiguous rows\n"
             "(0, 0, 64, 256, 128, 100, 128, 200, 136, 7777, 256, 1001)\n"
-            "(1, 0, 64, 256, 128, 100, 128, 300, 264, 7777, 256, 1001)\n");
+            "(1, 0, 64, 256, 128, 100, 128, 300, 264, 7777, 256, 1001)\n"
+            "(0, 0, 64, 256, 128, 100, 128, 200, 136, 500, 272, 1001)\n");
 }
 
 namespace {
@@ -177,6 +189,9 @@ for m, n, k in [(1, 4096, 4096), (777, 512, 4096), (64, 12288, 64)]:
     for b in (w.t(), w.t().contiguous()):
         got, want = rt.matmul(a, b), torch.matmul(a.float(), b.float())
         assert (got.float() - want).abs().max().item() < 0.05 * k ** 0.5 / 8, (m, n, k)
+        padded = torch.zeros(m, n + 8, device="cuda", dtype=torch.float16)
+        rt.matmul(a, b, out=padded[:, :n])
+        assert torch.equal(padded[:, :n], got) and not padded[:, n:].any(), (m, n, k)
     with rt.routed():
         y = torch.nn.functional.linear(a, w)
     assert (y.float() - a.float() @ w.float().t()).abs().max().item() < 0.05 * k ** 0.5 / 8

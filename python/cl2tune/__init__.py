@@ -3,6 +3,7 @@
     import cl2tune
     rt = cl2tune.Runtime("db/tuning.sqlite")      # or a bundle folder (export --format bundle)
     c = rt.matmul(a, b)                           # 2-D fp16 CUDA tensors, on the current stream
+    rt.matmul(a, b, out=c)                        # into a buffer of (M, N) with contiguous rows
     with rt.routed():                             # torch.matmul / F.linear of 2-D fp16 CUDA tensors
         y = model(x)
     graph, y = cl2tune.capture_graph(lambda: rt.matmul(a, b))   # graph.replay() reruns it
@@ -156,8 +157,10 @@ class Runtime:
                                        m, n, k, text, len(text)))
         return text.value.decode()
 
-    def matmul(self, a, b, accum="f32"):
-        """a @ b for 2-D fp16 CUDA tensors, on the current stream; b may be a transposed weight."""
+    def matmul(self, a, b, accum="f32", out=None):
+        """a @ b for 2-D fp16 CUDA tensors, on the current stream; b may be a transposed weight.
+        out: an (M, N) fp16 tensor on a's device with contiguous rows (stride(1) == 1, any row
+        stride) to write the product into, as torch.matmul's out=, in place of a new tensor."""
         torch = _torch()
         if a.dim() != 2 or b.dim() != 2 or a.dtype != torch.float16 or b.dtype != torch.float16:
             raise ValueError("cl2tune.matmul takes 2-D float16 tensors; use torch.matmul for others")
@@ -176,7 +179,14 @@ class Runtime:
             ldb = b.stride(0)
         m, k = a.shape
         n = b.shape[1]
-        c = torch.empty((m, n), dtype=torch.float16, device=a.device)
+        if out is None:
+            c, ldc = torch.empty((m, n), dtype=torch.float16, device=a.device), n
+        else:
+            c, ldc = out, out.stride(0)
+            if (out.dim() != 2 or tuple(out.shape) != (m, n) or out.dtype != torch.float16 or not out.is_cuda
+                    or out.get_device() != a.get_device() or out.stride(1) != 1 or ldc < n):
+                raise ValueError(f"cl2tune.matmul: out must be a ({m}, {n}) float16 CUDA tensor on a's device "
+                                 "with contiguous rows")
         if m == 0 or n == 0:
             return c
         if k == 0:
@@ -184,7 +194,7 @@ class Runtime:
         stream = _current_raw_stream(a.get_device())
         buffer, address = _gemm_args_buffer()
         _GEMM_ARGS.pack_into(buffer, 0, self._handle.value or 0, layout, ACCUM[accum], m, n, k, a.data_ptr(),
-                             a.stride(0), b.data_ptr(), ldb, c.data_ptr(), n, stream)
+                             a.stride(0), b.data_ptr(), ldb, c.data_ptr(), ldc, stream)
         _check(_library().cl2_gemm_packed(address))
         return c
 
