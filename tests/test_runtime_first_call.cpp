@@ -11,6 +11,7 @@
 #include "runtime/runtime_error.hpp"
 #include "runtime/runtime_open.hpp"
 #include "support/fake_gemm_backend.hpp"
+#include "support/env_count_checks.hpp"
 #include "support/runtime_fixtures.hpp"
 #include "support/scoped_env.hpp"
 
@@ -183,18 +184,11 @@ TEST(RuntimeFirstCall, TheEnvironmentVariableIsACountOrAnError) {
   EXPECT_EQ(timed_candidates_from_env("0"), 0);
   EXPECT_EQ(timed_candidates_from_env("5"), 5);
   EXPECT_EQ(timed_candidates_from_env("16"), kMaxTimedCandidates);
-  for (const char* bad : {"17", "-1", "three", "3x", " 3", "1e1"}) {
-    try {
-      timed_candidates_from_env(bad);
-      ADD_FAILURE() << "accepted " << bad;
-    } catch (const RuntimeError& e) {
-      EXPECT_EQ(e.status, CL2_ERROR_INVALID_ARGUMENT);
-      EXPECT_EQ(std::string(e.what()),
-                fmt::format("CL2_FIRST_CALL_TIMING={}: not a count from 0 to 16; set how many of the cost model's "
-                            "first choices an untuned shape's first call times (0: none), or unset it for 3",
-                            bad));
-    }
-  }
+  expect_counts_refused(timed_candidates_from_env, {"17", "-1", "three", "3x", " 3", "1e1"}, [](const char* bad) {
+    return fmt::format("CL2_FIRST_CALL_TIMING={}: not a count from 0 to 16; set how many of the cost model's first "
+                       "choices an untuned shape's first call times (0: none), or unset it for 3",
+                       bad);
+  });
 }
 
 TEST(RuntimeFirstCall, TheOpenFlagTurnsItOffWhateverTheVariableSays) {

@@ -15,6 +15,7 @@
 #include "support/fake_gemm_backend.hpp"
 #include "db_test_support.hpp"
 #include "support/run_tool.hpp"
+#include "support/env_count_checks.hpp"
 #include "support/runtime_fixtures.hpp"
 #include "support/scoped_env.hpp"
 
@@ -166,19 +167,11 @@ TEST(RuntimePlanned, TheEnvironmentVariableIsACountOrAnError) {
   EXPECT_EQ(planned_candidates_from_env(nullptr), kDefaultPlannedCandidates);
   EXPECT_EQ(planned_candidates_from_env("0"), 0);
   EXPECT_EQ(planned_candidates_from_env("8"), kMaxPlannedCandidates);
-  for (const char* bad : {"9", "-1", "two"}) {
-    try {
-      planned_candidates_from_env(bad);
-      ADD_FAILURE() << "accepted " << bad;
-    } catch (const RuntimeError& e) {
-      EXPECT_EQ(e.status, CL2_ERROR_INVALID_ARGUMENT);
-      EXPECT_EQ(std::string(e.what()),
-                fmt::format("CL2_PLANNED_CANDIDATES={}: not a count from 0 to 8; set how many kernels planned at "
-                            "an untuned shape its first call times beside the nearest winners (0: none), or unset "
-                            "it for 2",
-                            bad));
-    }
-  }
+  expect_counts_refused(planned_candidates_from_env, {"9", "-1", "two"}, [](const char* bad) {
+    return fmt::format("CL2_PLANNED_CANDIDATES={}: not a count from 0 to 8; set how many kernels planned at an "
+                       "untuned shape its first call times beside the nearest winners (0: none), or unset it for 2",
+                       bad);
+  });
   ScopedEnv three("CL2_PLANNED_CANDIDATES", "3");
   EXPECT_EQ(open_options(0).planned_candidates, 3);
   EXPECT_EQ(open_options(CL2_OPEN_NO_FIRST_CALL_TIMING).planned_candidates, 0);
