@@ -40,6 +40,8 @@ class Runtime {
   // pointer, or a leading dimension smaller than its matrix's row; returns what ran. The first
   // call of an untuned shape outside a graph capture times the model's first choices (holding the
   // runtime's lock while it waits for them) and runs the fastest last, so that C is its result.
+  // Its first gemm() or describe() also compiles the kernels a planner plans there where the
+  // kernel cache lacks them, under the same lock: other threads' calls wait for that too.
   const Decision& gemm(const GemmCall& call);
 
   // What gemm() runs for `problem` with tight, aligned operands, as one line (cl2_describe).
