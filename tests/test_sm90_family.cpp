@@ -276,6 +276,20 @@ TEST(Sm90Space, LargeShapesPlanWidePingPongTiles) {
     }
 }
 
+// A grid of few tile rows and many columns (1024 rows: 8 of 128) is planned with a raster group
+// that spans all its tile rows, so the tiles are walked column-major and each weight panel is read
+// by one wave (measured on an H100: 1024x12288x4096 0.918x -> 1.008x of cuBLASLt-autotune).
+TEST(Sm90Space, FewTileRowsPlanColumnMajorWalk) {
+  const auto plan = plan_candidates({&sm90()}, {{1024, 12288, 4096}, Layout::TN, Accum::F32},
+                                    limits_for_arch("sm_90a"), 24);
+  const auto walks_column_major = [](const Candidate& c) {
+    if (c.config.at("SWAP_AB") == 1) return false;
+    const std::int64_t cluster_rows = c.config.at("BM") * c.config.at("CLUSTER_M");
+    return c.config.at("RASTER") >= (1024 + cluster_rows - 1) / cluster_rows;
+  };
+  EXPECT_TRUE(std::any_of(plan.begin(), plan.end(), walks_column_major));
+}
+
 // A tile whose width is not a multiple of 64 stores C in chunks of the widest of 32, 16 and 8
 // columns that divides it, through a C map of that box width in the TMA swizzle of its rows.
 // A PDL kernel's launch overlaps the previous call (the launch sets programmatic stream
