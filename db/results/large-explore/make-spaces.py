@@ -2,10 +2,12 @@
 """Writes the exploration family of this folder from configs/spaces/sm90.json: the same template,
 model and correctness rules, with the parameter lists cut to the large-shape question (README.md
 here) and the planning rules that would hide the answer dropped."""
-import copy, json, pathlib
+import pathlib, sys
 
-here = pathlib.Path(__file__).parent
-base = json.loads((here / "../../../configs/spaces/sm90.json").read_text())
+here = pathlib.Path(__file__).resolve().parent
+sys.path.insert(0, str(here.parents[2] / "scripts"))
+from derive_space import derive
+
 # Narrow TMA-store chunks (tiles 144, 160, 176 wide: cuBLAS's on these shapes), whole-tile staging
 # on long K and 256-row cooperative tiles wider than 128 are what the question is about.
 DROPPED = ("EPI_TMA == 0 || EPI_COLS == 64", "EPI_TMA < 2 || (PERSISTENT == 1", "PINGPONG == 1 || CONSUMERS == 1 ||")
@@ -19,17 +21,11 @@ LARGE = {"SWAP_AB": [0], "CONSUMERS": [2], "ACC_CHAINS": [1], "WG_KSPLIT": [0], 
 
 
 def family(name, description, params, rules, acc_regs=128):
-    s = copy.deepcopy(base)
-    s["family"], s["description"] = name, description
-    s["template"] = "../../../templates/sm90_hgemm.cuh"
-    s["params"].update(params)
-    s["constraints"] = [c for c in s["constraints"] if not (c.get("planning") and c["rule"].startswith(DROPPED))]
-    # How many accumulators each of two consumers may hold (sm90 allows 192; ptxas decides the rest).
-    for c in s["constraints"]:
-        c["rule"] = c["rule"].replace("WG_REGS <= 192", f"WG_REGS <= (CONSUMERS == 2 ? {acc_regs} : 192)")
-    s["constraints"] += [{"rule": r, "why": "exploration", "planning": True} for r in rules]
-    s.pop("calibration", None)  # rank by the hand-set model; every variant is timed anyway
-    (here / f"{name}.space.json").write_text(json.dumps(s, indent=1) + "\n")
+    # How many accumulators each of two consumers may hold (sm90 allows 192; ptxas decides the rest);
+    # ranked by the hand-set model, since every variant is timed anyway.
+    derive(here / f"{name}.space.json", name, description, params, drop_planning=DROPPED,
+           rewrite={"WG_REGS <= 192": f"WG_REGS <= (CONSUMERS == 2 ? {acc_regs} : 192)"}, rules=rules,
+           keep_calibration=False)
 
 
 family("xlarge", "Large shapes: persistent two-consumer tiles 128 rows by 128 to 256 columns (and 256x128), "
