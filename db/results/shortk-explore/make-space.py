@@ -1,0 +1,21 @@
+#!/usr/bin/env python3
+"""Writes xshort.space.json: ping-pong consumers each holding a whole 128-row tile 128 to 192 wide,
+alone or in clusters of 2 or 4, TMA stores in chunks or whole tiles, the two deepest rings, on any
+K: configs/spaces/sm90.json plans such tiles (and the narrow store chunks they need) only where each
+CTA takes 4 tiles or more with K >= 2048 (LONG_TILE_LOOP), and this asks whether they pay on short
+K too (README.md here)."""
+import pathlib, sys
+
+here = pathlib.Path(__file__).resolve().parent
+sys.path.insert(0, str(here.parents[2] / "scripts"))
+from derive_space import derive
+
+derive(here / "xshort.space.json", "xshort",
+       "Short K: ping-pong consumers each holding a whole 128-row tile 128 to 192 wide, alone or in "
+       "clusters of 2 or 4, TMA stores in chunks or whole tiles, the two deepest rings",
+       {"SWAP_AB": [0], "CONSUMERS": [2], "ACC_CHAINS": [1], "WG_KSPLIT": [0], "CLUSTER_M": [1, 2],
+        "CLUSTER_N": [1, 2], "EPI_TMA": [1, 2], "STREAM_K": [0], "PERSISTENT": [1], "SPLIT_K": [1],
+        "SPLIT_DSMEM": [0], "KB_PAIR": [0], "BM": [128], "BN": [128, 144, 160, 176, 192], "PINGPONG": [1],
+        "RASTER": [8]},
+       drop_planning=("EPI_TMA == 0 || EPI_COLS == 64", "PINGPONG == 0 || ACC_CHAINS * BM / 64 * WG_REGS <= 128"),
+       keep_calibration=False)
