@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes xshort.space.json: ping-pong consumers each holding a whole 128-row tile 128 to 192 wide,
+"""Writes xshort.space.json and sm90s.space.json (below). xshort: ping-pong consumers each holding a whole 128-row tile 128 to 192 wide,
 alone or in clusters of 2 or 4, TMA stores in chunks or whole tiles, the two deepest rings, on any
 K: configs/spaces/sm90.json plans such tiles (and the narrow store chunks they need) only where each
 CTA takes 4 tiles or more with K >= 2048 (LONG_TILE_LOOP), and this asks whether they pay on short
@@ -19,3 +19,9 @@ derive(here / "xshort.space.json", "xshort",
         "RASTER": [8]},
        drop_planning=("EPI_TMA == 0 || EPI_COLS == 64", "PINGPONG == 0 || ACC_CHAINS * BM / 64 * WG_REGS <= 128"),
        keep_calibration=False)
+
+# The plan with those tiles and store chunks allowed wherever each CTA takes 4 tiles or more, on
+# any K: the committed space with LONG_TILE_LOOP's K >= 2048 dropped from the two rules that use it.
+derive(here / "sm90s.space.json", "sm90s",
+       rewrite={"(BN >= 128 && LONG_TILE_LOOP)": "(BN >= 128 && ROUNDS >= 4)",
+                "<= 128 || LONG_TILE_LOOP": "<= 128 || ROUNDS >= 4"})

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# On the GPU machine: the committed plans against those of a space file's family, alternately,
+# from empty databases with tune's default options (both beside sm80, as tune plans by default):
+#   OUT=... [ROUNDS=2] [BASE_FAMILY=sm90] [D=540] scripts/space-ab.sh SPACE_FILE SHAPES_FILE...
+# Each round tunes every shapes file with BASE_FAMILY, then with SPACE_FILE's family, into
+# $OUT/<family>-<shapes file name>-<round>.sqlite and .log; each run's geomean vs
+# cuBLASLt-autotune goes to $OUT/summary.txt. Prepare the kernel cache with scripts/carry-build.sh
+# ("--shapes S" and "--shapes S --family sm80,<family> --space-file SPACE_FILE" for each S).
+set -uo pipefail
+[ $# -ge 2 ] || { echo "usage: space-ab.sh SPACE_FILE SHAPES_FILE..." >&2; exit 2; }
+space=$(realpath "$1"); shift
+shapes=(); for s in "$@"; do shapes+=("$(realpath "$s")"); done
+cd "$(dirname "$0")/.." || exit 2
+family=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["family"])' "$space") || exit 2
+source scripts/carry-env.sh
+source scripts/bounded-tune.sh
+base=${BASE_FAMILY:-sm90}
+for round in $(seq "${ROUNDS:-2}"); do
+  for tried in "$base" "$family"; do
+    extra=()
+    [ "$tried" = "$family" ] && extra=(--space-file "$space")
+    for s in "${shapes[@]}"; do
+      bounded_tune "$tried-$(basename "$s" .json | sed 's/\.shapes$//')-$round" --shapes "$s" --family "sm80,$tried" "${extra[@]}"
+    done
+  done
+done
