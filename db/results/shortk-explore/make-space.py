@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes xshort.space.json and sm90s.space.json (below). xshort: ping-pong consumers each holding a whole 128-row tile 128 to 192 wide,
+"""Writes xshort.space.json, and sm90s.space.json and sm90t.space.json (below). xshort: ping-pong consumers each holding a whole 128-row tile 128 to 192 wide,
 alone or in clusters of 2 or 4, TMA stores in chunks or whole tiles, the two deepest rings, on any
 K: configs/spaces/sm90.json plans such tiles (and the narrow store chunks they need) only where each
 CTA takes 4 tiles or more with K >= 2048 (LONG_TILE_LOOP), and this asks whether they pay on short
@@ -25,3 +25,10 @@ derive(here / "xshort.space.json", "xshort",
 derive(here / "sm90s.space.json", "sm90s",
        rewrite={"(BN >= 128 && LONG_TILE_LOOP)": "(BN >= 128 && ROUNDS >= 4)",
                 "<= 128 || LONG_TILE_LOOP": "<= 128 || ROUNDS >= 4"})
+
+# What the xshort and sm90s runs suggest (README.md here): those tiles and chunks where each CTA
+# takes 4 tiles or more with K >= 1024, and ping-pong consumers storing in chunks, not whole tiles.
+derive(here / "sm90t.space.json", "sm90t",
+       rewrite={"(BN >= 128 && LONG_TILE_LOOP)": "(BN >= 128 && ROUNDS >= 4 && K >= 1024)",
+                "<= 128 || LONG_TILE_LOOP": "<= 128 || (ROUNDS >= 4 && K >= 1024)"},
+       rules=["PINGPONG == 0 || EPI_TMA < 2"])
