@@ -12,11 +12,12 @@ REPOSITORY = pathlib.Path(__file__).resolve().parent.parent
 
 
 def derive(out_path, name, description=None, params=None, drop_planning=(), rewrite=None, rules=(),
-           base="configs/spaces/sm90.json", keep_calibration=True):
+           factors=(), base="configs/spaces/sm90.json", keep_calibration=True):
     """Writes the family NAME to OUT_PATH from BASE (relative to the repository): PARAMS replace
     those lists; planning rules starting with any of DROP_PLANNING are left out; REWRITE maps an
     exact text to its replacement in every rule and must match at least one; RULES are added as
-    planning rules; KEEP_CALIBRATION=False ranks by the hand-set model alone."""
+    planning rules; FACTORS ([rule, factor] pairs) are added to the calibration's; KEEP_CALIBRATION=False
+    ranks by the hand-set model alone."""
     out_path = pathlib.Path(out_path)
     space = copy.deepcopy(json.loads((REPOSITORY / base).read_text()))
     space["family"] = name
@@ -34,6 +35,7 @@ def derive(out_path, name, description=None, params=None, drop_planning=(), rewr
         for c in matching:
             c["rule"] = c["rule"].replace(old, new)
     space["constraints"] += [{"rule": r, "why": "exploration", "planning": True} for r in rules]
+    space["calibration"]["factors"] += [list(f) for f in factors]
     if not keep_calibration:
         space.pop("calibration", None)
     out_path.write_text(json.dumps(space, indent=1) + "\n")
