@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
-"""Writes xshort.space.json, and sm90s, sm90t and sm90v.space.json (below). xshort: ping-pong
-consumers each holding a whole 128-row tile 128 to 192 wide, alone or in clusters of 2 or 4, TMA stores in chunks or whole tiles, the two deepest rings, on any
-K: configs/spaces/sm90.json plans such tiles (and the narrow store chunks they need) only where each
-CTA takes 4 tiles or more with K >= 2048 (LONG_TILE_LOOP), and this asks whether they pay on short
-K too (README.md here). xshort, sm90s and sm90t were written from the space of dd10b86, sm90v from
-that of a5ffa32, which holds sm90t's changes: run at a later commit, the files differ from those
-measured (git has those)."""
+"""Writes xshort.space.json, and sm90s, sm90t, sm90v and sm90w.space.json (below). xshort: ping-pong
+consumers each holding a whole 128-row tile 128 to 192 wide, alone or in clusters of 2 or 4, TMA
+stores in chunks or whole tiles, the two deepest rings, on any K: configs/spaces/sm90.json plans
+such tiles (and the narrow store chunks they need) only where each CTA takes 4 tiles or more with
+K >= 2048 (LONG_TILE_LOOP), and this asks whether they pay on short K too (README.md here). xshort,
+sm90s and sm90t were written from the space of dd10b86, sm90v and sm90w from that of a5ffa32, which
+holds sm90t's changes: run at a later commit, the files differ from those measured (git has
+those)."""
 import pathlib, sys
 
 here = pathlib.Path(__file__).resolve().parent
@@ -39,3 +40,8 @@ derive(here / "sm90t.space.json", "sm90t",
 # by a factor fitted to this folder's H100 trials (fit-pingpong-factor.py: 0.902): the model put
 # cooperative tiles with whole-tile staging ahead of them where the ping-pong ones measured faster.
 derive(here / "sm90v.space.json", "sm90v", factors=[["PINGPONG == 1 && LONG_TILE_LOOP && K < 2048", 0.902]])
+
+# sm90v's factor on the tiles it was fitted to only (ping-pong 128 rows by 128 or more): on an H100
+# sm90v's plans let 64x128 and 128x64 ping-pong tiles displace 4096x1024x1024's cooperative winner.
+derive(here / "sm90w.space.json", "sm90w",
+       factors=[["PINGPONG == 1 && LONG_TILE_LOOP && K < 2048 && BM == 128 && BN >= 128", 0.902]])
