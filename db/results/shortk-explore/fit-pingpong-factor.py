@@ -3,9 +3,10 @@
 ("PINGPONG == 1 && LONG_TILE_LOOP && K < 2048") alone, the other factors held, from this folder's
 H100 trials: per K = 1024 shape, the factor that makes the model's cost ratio of the fastest
 ping-pong variant storing in chunks to the fastest cooperative one equal to their measured ratio
-(scripts/model_fit.py). Unpack the h100-*/databases.tar.xz files into DIR first; run from the
-repository root with the factor set to 1.0 in the space file and the CLI rebuilt (with the fitted
-factor in place it prints 1.000):
+(scripts/model_fit.py). Unpack the databases.tar.xz of h100-explore, h100-sm90s-ab and
+h100-sm90t-ab (the runs before the fit) into DIR first; run from the repository root with the
+factor set to 1.0 in the space file and the CLI rebuilt (with the fitted factor in place it prints
+about 1.000):
     python3 db/results/shortk-explore/fit-pingpong-factor.py DIR [CLI]"""
 import sys
 from pathlib import Path
