@@ -35,7 +35,8 @@ def derive(out_path, name, description=None, params=None, drop_planning=(), rewr
         for c in matching:
             c["rule"] = c["rule"].replace(old, new)
     space["constraints"] += [{"rule": r, "why": "exploration", "planning": True} for r in rules]
-    space["calibration"]["factors"] += [list(f) for f in factors]
+    if factors:
+        space["calibration"]["factors"] += [list(f) for f in factors]
     if not keep_calibration:
         space.pop("calibration", None)
     out_path.write_text(json.dumps(space, indent=1) + "\n")
