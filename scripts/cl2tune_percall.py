@@ -135,6 +135,13 @@ def difference(value, base):
     return None if value is None or base is None else value - base
 
 
+def outside_runs(value, bench):
+    """How far `value` lies outside the range of bench's figures (0 inside it), and whether that is
+    within WITHIN_US: the one test both the measuring run (one bench run) and --judge apply."""
+    outside = max(0.0, min(bench) - value, value - max(bench))
+    return outside, outside <= WITHIN_US
+
+
 def cell(value, digits=2):
     return "-" if value is None else f"{value:.{digits}f}"
 
@@ -210,12 +217,13 @@ def main():
             bench_gpu, bench_wall = bench.get((provider, "gpu")), bench.get((provider, "wall"))
             saved.append({"shape": [m, n, k], "provider": provider, "cl2tune_graph_us": cl2_graph})
             delta = difference(cl2_graph, bench_gpu)
-            if delta is not None:
+            close = None if bench_gpu is None else outside_runs(cl2_graph, [bench_gpu])[1]
+            if close is not None:
                 compared += 1
-                within += abs(delta) <= WITHIN_US
+                within += close
             print(f"| {m}x{n}x{k} | {route} | {vs_ref:.3f}{'' if ok else ' FAIL'} | {vs_torch:.3f} | "
                   f"{cl2_graph:.2f} | {torch_graph:.2f} | {cell(bench_gpu)} ({provider}) | {cell(delta)} | "
-                  f"{'-' if delta is None else ('yes' if abs(delta) <= WITHIN_US else 'no')} | "
+                  f"{'-' if close is None else ('yes' if close else 'no')} | "
                   f"{cl2_us:.2f} | {torch_us:.2f} | {cl2_wall:.2f} | {torch_wall:.2f} | {cell(bench_wall)} |")
     print(f"\ncl2tune_percall: results within tolerance: {len(shapes) - wrong} of {len(shapes)}; "
           f"per-call time replayed from a CUDA graph within {WITHIN_US:g} us of bench's GPU time for the same "
@@ -231,25 +239,26 @@ def judge(path, runs):
     runs given, widened by WITHIN_US; prints a table and a verdict line."""
     try:
         with open(path) as f:
-            saved = json.load(f)
-    except (OSError, ValueError) as e:
-        fail(f"{path}: cannot read the figures ({e}); give the --figures-out file of a measuring run")
+            saved = [(tuple(int(d) for d in entry["shape"]), str(entry["provider"]), float(entry["cl2tune_graph_us"]))
+                     for entry in json.load(f)]
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        fail(f"{path}: cannot read the figures ({type(e).__name__}: {e}); give the --figures-out file of a "
+             "measuring run")
     header = ("shape", "bench provider", "cl2tune graph", "bench GPU, each run", "outside bench's range by",
               f"within {WITHIN_US:g} us of the range")
     print("| " + " | ".join(header) + " |")
     print("|" + "---|" * len(header))
     within, compared = 0, 0
-    for entry in saved:
-        key, provider, value = tuple(entry["shape"]), entry["provider"], entry["cl2tune_graph_us"]
+    for key, provider, value in saved:
         bench = [run[key][(provider, "gpu")] for run in runs if (provider, "gpu") in run.get(key, {})]
         if len(bench) < len(runs):
             print(f"| {'x'.join(map(str, key))} | {provider} | {value:.2f} | missing in a bench run | - | - |")
             continue
-        outside = max(0.0, min(bench) - value, value - max(bench))
+        outside, close = outside_runs(value, bench)
         compared += 1
-        within += outside <= WITHIN_US
+        within += close
         print(f"| {'x'.join(map(str, key))} | {provider} | {value:.2f} | {' / '.join(f'{b:.2f}' for b in bench)} | "
-              f"{outside:.2f} | {'yes' if outside <= WITHIN_US else 'no'} |")
+              f"{outside:.2f} | {'yes' if close else 'no'} |")
     print(f"\ncl2tune_percall: per-call time replayed from a CUDA graph within {WITHIN_US:g} us of the range of "
           f"bench's GPU times for the same kernel over {len(runs)} runs: {within} of {compared}")
     return 0

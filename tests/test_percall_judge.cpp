@@ -1,5 +1,5 @@
 // scripts/cl2tune_percall.py --judge: cl2tune's graph figures against the range of bench's GPU
-// times over several runs, widened by 2 us (no GPU), and its one-line error without bench runs.
+// times over several runs, widened by 2 us (no GPU), and its one-line errors for inputs it cannot use.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -48,4 +48,17 @@ TEST(PercallJudge, JudgingWithoutBenchRunsIsAOneLineError) {
   EXPECT_EQ(r.status, 2);
   EXPECT_EQ(r.err.rfind("cl2tune_percall: ", 0), 0u) << r.err;
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+}
+
+TEST(PercallJudge, FiguresItCannotReadAreOneLineErrors) {
+  ScratchDir dir;
+  const std::string bench = " --bench-csv " + dir.write("bench.csv", bench_csv(5.0, 1600.0, 15.0));
+  for (const std::string& figures : {dir.file("missing.json"), dir.write("text.json", "not json"),
+                                     dir.write("no-shape.json", R"([{"provider": "ours", "cl2tune_graph_us": 5.5}])"),
+                                     dir.write("bad-shape.json", R"([{"shape": 64, "provider": "ours", "cl2tune_graph_us": 5}])")}) {
+    const auto r = judge(dir, figures + bench);
+    EXPECT_EQ(r.status, 2) << figures;
+    EXPECT_EQ(r.err.rfind("cl2tune_percall: " + figures + ": cannot read the figures", 0), 0u) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  }
 }
