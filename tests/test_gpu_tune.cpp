@@ -159,6 +159,9 @@ std::vector<PinnedVariant> sm90_variant_kinds() {
        R"([[3000, 4096, 520], [130, 200, 72], {"m": 777, "n": 520, "k": 4096, "accum": "f16"}])"},
       {"chunks_8_cols", pins(64, 72, 8, 1, 1, 0, 0, 1, 2, 1, 0, 1),
        R"([[1, 1000, 4096], [130, 200, 72], [64, 4104, 520]])"},
+      // Swapped wide ping-pong tiles (M > N): M off the 176-column tile, N off the 128-row one.
+      {"wide_pingpong_swapped_cluster_2x1", pins(128, 176, 4, 2, 1, 1, 0, 2, 1, 1, 1, 1, 0, 1),
+       R"([[3000, 1000, 520], [1000, 136, 4096], {"m": 777, "n": 520, "k": 1000, "accum": "f16"}])"},
       {"rows_192_cluster_1x2", pins(192, 32, 7, 1, 2, 0, 0, 1, 2, 0, 0, 1),
        R"([[1, 1, 8], [12288, 64, 1024], [130, 200, 72], {"m": 200, "n": 136, "k": 1000, "accum": "f16"}])"},
       // Swapped operands (C^T = B A^T): M on the tile's columns, uneven in M, N and K, M = 1.

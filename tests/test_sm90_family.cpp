@@ -305,6 +305,30 @@ TEST(Sm90Space, ShortKPlansWidePingPongStoringInChunks) {
     }
 }
 
+// Where M > N, long tile loops plan wide ping-pong tiles with the operands swapped, so that M lies
+// along the tile's 16-column steps and N (a multiple of 128) along its rows (on an H100
+// 14336x4096x4096 went from 0.961x to 0.991x of cuBLASLt-autotune); elsewhere only M < N swaps.
+TEST(Sm90Space, LongTileLoopsSwapWhereMExceedsN) {
+  const auto plan = [](GemmShape shape) {
+    return plan_candidates({&builtin_families().at("sm80"), &sm90()}, {shape, Layout::TN, Accum::F32},
+                           limits_for_arch("sm_90a"), 24);
+  };
+  const auto swapped_pingpong = [](const Candidate& c) {
+    return c.config.family == "sm90" && c.config.at("SWAP_AB") == 1 && c.config.at("PINGPONG") == 1 &&
+           c.config.at("BM") == 128 && c.config.at("BN") >= 144;
+  };
+  for (const GemmShape shape : {GemmShape{14336, 4096, 4096}, GemmShape{12288, 1024, 4096}}) {
+    const auto candidates = plan(shape);
+    EXPECT_GE(std::count_if(candidates.begin(), candidates.end(), swapped_pingpong), 2)
+        << shape.m << "x" << shape.n << "x" << shape.k;
+  }
+  for (const GemmShape shape : {GemmShape{12288, 64, 64}, GemmShape{4096, 1024, 256}, GemmShape{8192, 8192, 8192}})
+    for (const auto& c : plan(shape)) {
+      EXPECT_FALSE(c.config.family == "sm90" && c.config.at("SWAP_AB") == 1)
+          << shape.m << "x" << shape.n << "x" << shape.k << ": " << c.config.label();
+    }
+}
+
 // A grid of few tile rows and many columns (1024 rows: 8 of 128) is planned with a raster group
 // that spans all its tile rows, so the tiles are walked column-major and each weight panel is read
 // by one wave (measured on an H100: 1024x12288x4096 0.918x -> 1.008x of cuBLASLt-autotune).
