@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # On the GPU machine: the committed plans against those of a space file's family, alternately,
 # from empty databases with tune's default options (both beside sm80, as tune plans by default):
-#   OUT=... [ROUNDS=2] [BASE_FAMILY=sm90] [D=540] scripts/space-ab.sh SPACE_FILE SHAPES_FILE...
-# Each round tunes every shapes file with BASE_FAMILY, then with SPACE_FILE's family, into
+#   OUT=... [ROUNDS=2] [BASE_FAMILY=sm90] [FIRST=base|space] [D=540] scripts/space-ab.sh SPACE_FILE SHAPES_FILE...
+# Each round tunes every shapes file with BASE_FAMILY, then with SPACE_FILE's family (with
+# FIRST=space the other way round: a family always timed second runs on a warmer GPU), into
 # $OUT/<family>-<shapes file name>-<round>.sqlite and .log; each run's geomean vs
 # cuBLASLt-autotune goes to $OUT/summary.txt. Prepare the kernel cache with scripts/carry-build.sh
 # ("--shapes S" and "--shapes S --family sm80,<family> --space-file SPACE_FILE" for each S).
@@ -15,8 +16,10 @@ family=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["famil
 source scripts/carry-env.sh
 source scripts/bounded-tune.sh
 base=${BASE_FAMILY:-sm90}
+order=("$base" "$family")
+[ "${FIRST:-base}" = space ] && order=("$family" "$base")
 for round in $(seq "${ROUNDS:-2}"); do
-  for tried in "$base" "$family"; do
+  for tried in "${order[@]}"; do
     extra=()
     [ "$tried" = "$family" ] && extra=(--space-file "$space")
     for s in "${shapes[@]}"; do
