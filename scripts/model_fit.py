@@ -6,16 +6,11 @@ factor, the others held). Imported by the experiments' fit scripts."""
 import json
 import math
 import re
-import sqlite3
 import subprocess
-import sys
 import tempfile
 from pathlib import Path
 
-
-def fail(message):
-    print(f"{Path(sys.argv[0]).stem}: {message}", file=sys.stderr)
-    sys.exit(2)
+from results_db import fail, rows
 
 
 def fastest(db, select):
@@ -23,12 +18,7 @@ def fastest(db, select):
     best = {}
     query = ("select t.m, t.n, t.k, t.reference_us / t.time_us, k.config_json from trials t"
              " join kernels k on k.id = t.kernel_id where t.status = 'ok'")
-    try:
-        with sqlite3.connect(f"file:{db}?mode=ro&immutable=1", uri=True) as c:
-            rows = c.execute(query).fetchall()
-    except sqlite3.Error as e:
-        fail(f"{db}: cannot read it as a tuning database ({e}); unpack the folder's databases first")
-    for m, n, k, ratio, config in rows:
+    for m, n, k, ratio, config in rows(db, query):
         params = json.loads(config)["params"]
         if select(params) and ((m, n, k) not in best or ratio > best[(m, n, k)][0]):
             best[(m, n, k)] = (ratio, params)

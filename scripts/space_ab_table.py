@@ -7,16 +7,12 @@ AB_FOLDER holds space-ab.sh's <family>-<shapes>-<round>.sqlite (unpacked)."""
 import json
 import math
 import re
-import sqlite3
 import sys
 from pathlib import Path
 
+from results_db import fail, rows
+
 RUN_NAME = re.compile(r"^(?P<family>[^-]+)-(?P<shapes>.+)-(?P<round>\d+)\.sqlite$")
-
-
-def fail(message):
-    print(f"space_ab_table: {message}", file=sys.stderr)
-    sys.exit(2)
 
 
 def short_kernel(family, params):
@@ -34,13 +30,8 @@ def winners(path):
     """{'MxNxK': (speedup, kernel)} of a database's winners."""
     query = ("select w.m, w.n, w.k, w.cublaslt_autotune_us / w.time_us, k.family, k.config_json"
              " from winners w join kernels k on k.id = w.kernel_id where w.time_us > 0")
-    try:
-        with sqlite3.connect(f"file:{path}?mode=ro&immutable=1", uri=True) as db:
-            rows = db.execute(query).fetchall()
-    except sqlite3.Error as e:
-        fail(f"{path}: cannot read it as a tuning database ({e}); unpack the A/B's databases first")
     return {f"{m}x{n}x{k}": (ratio, short_kernel(family, json.loads(config)["params"]))
-            for m, n, k, ratio, family, config in rows if ratio}
+            for m, n, k, ratio, family, config in rows(path, query) if ratio}
 
 
 def geomean(values):
