@@ -16,3 +16,8 @@ derive(here / "sm90m.space.json", "sm90m", rewrite={"SWAP_AB == 0 || M < N": "SW
 # 192 columns in steps of 16) on long tile loops (LONG_TILE_LOOP: 4 tiles or more per CTA, K >= 1024).
 derive(here / "sm90n.space.json", "sm90n",
        rewrite={"SWAP_AB == 0 || M < N": "SWAP_AB == 0 || M < N || (M > N && PINGPONG == 1 && LONG_TILE_LOOP)"})
+
+# The plan as it was before 956f2d5 landed sm90n's rule, for the A/B the other way round (the
+# committed plans first in each round): h100-sm90p-ab/.
+derive(here / "sm90p.space.json", "sm90p",
+       rewrite={"SWAP_AB == 0 || M < N || (M > N && PINGPONG == 1 && LONG_TILE_LOOP)": "SWAP_AB == 0 || M < N"})
