@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# On the GPU machine: every planned variant of an exploration family (a space file from
+# scripts/derive_space.py) on a shapes file, with tune's default plan on the same shapes before and
+# after it, each from an empty database, so the plan's figure is taken twice around the exploration:
+#   OUT=... scripts/explore-family.sh SPACE_FILE SHAPES_FILE
+# Prepare the kernel cache on the CPU machine with scripts/carry-build.sh ("--shapes SHAPES_FILE" and
+# "--shapes SHAPES_FILE --family <family> --space-file SPACE_FILE --max-candidates 0").
+# Writes $OUT/plan-1.sqlite, <family>.sqlite, plan-2.sqlite, their logs, gpu.txt and version.txt.
+set -uo pipefail
+[ $# -eq 2 ] || { echo "usage: explore-family.sh SPACE_FILE SHAPES_FILE" >&2; exit 2; }
+space=$(realpath "$1") shapes=$(realpath "$2")
+cd "$(dirname "$0")/.." || exit 2
+explored=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["family"])' "$space") || exit 2
+source scripts/carry-env.sh
+nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,power.limit --format=csv > "$OUT/gpu.txt"
+"$T" --version > "$OUT/version.txt"
+for run in plan-1 "$explored" plan-2; do
+  family=()
+  [ "$run" = "$explored" ] && family=(--family "$explored" --space-file "$space" --max-candidates 0)
+  "$T" tune --shapes "$shapes" "${family[@]}" --db "$OUT/$run.sqlite" > "$OUT/$run.log" 2>&1
+  echo "$run (exit $?): $(grep -o 'geomean speedup [0-9.]*x vs cuBLASLt-autotune' "$OUT/$run.log" | tail -1)"
+done
