@@ -11,10 +11,11 @@ def fail(message):
     sys.exit(2)
 
 
-def rows(path, query):
-    """Every row QUERY returns from the database at PATH, opened read-only."""
+def rows(path, query, parameters=()):
+    """Every row QUERY (with PARAMETERS bound to its ?s) returns from the database at PATH, opened
+    read-only."""
     try:
         with sqlite3.connect(f"file:{path}?mode=ro&immutable=1", uri=True) as db:
-            return db.execute(query).fetchall()
+            return db.execute(query, parameters).fetchall()
     except sqlite3.Error as e:
         fail(f"{path}: cannot read it as a tuning database ({e}); unpack the folder's databases first")
