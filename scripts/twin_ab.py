@@ -6,7 +6,8 @@ space file, e.g. a template define changed), from one tune run that planned both
 Twins have the same model cost, so the plan holds them side by side and the run screens each pair
 back to back, on the same clock: per shape, the median over its twin pairs of A's time over B's
 (above 1: B faster), and the ratio of the two families' fastest screening times; then the geomean
-of both over the shapes. Screening times only (verified trials), not the final rule's."""
+of both over the shapes. Screening times only (verified trials), not the final rule's; with tune's
+default strategy (race times its leaders a second time, out of plan order)."""
 import json
 import math
 import statistics

@@ -23,6 +23,19 @@ namespace {
 
 const FamilySpec& sm90() { return builtin_families().at("sm90"); }
 
+// sm90's plan of 24 for a TN f32 shape, alone or, as tune plans by default, sharing the slots with sm80.
+std::vector<Candidate> sm90_plan(GemmShape shape, bool with_sm80 = false) {
+  std::vector<const FamilySpec*> families = {&sm90()};
+  if (with_sm80) families.insert(families.begin(), &builtin_families().at("sm80"));
+  return plan_candidates(families, {shape, Layout::TN, Accum::F32}, limits_for_arch("sm_90a"), 24);
+}
+
+// A ping-pong consumer holding a whole 128-row tile 144 columns wide or more (the large shapes' tiles).
+bool wide_pingpong(const Candidate& c) {
+  return c.config.family == "sm90" && c.config.at("PINGPONG") == 1 && c.config.at("BM") == 128 &&
+         c.config.at("BN") >= 144;
+}
+
 std::string sass_of(const std::string& cubin) {
   const std::string tool = run_command(source_path("scripts/find-cuobjdump.sh"), ScratchDir()).out;
   if (tool.empty()) return "";
@@ -249,27 +262,23 @@ TEST(Sm90Space, MisalignedShapesGetTheRuleThatExcludesThem) {
 // db/results/large-explore/); cooperative consumers still hold at most 128 accumulators, and
 // shapes with few tiles per CTA keep ping-pong tiles to 128 accumulators.
 TEST(Sm90Space, LargeShapesPlanWidePingPongTiles) {
-  const auto plan = [](GemmShape shape) {
-    return plan_candidates({&sm90()}, {shape, Layout::TN, Accum::F32}, limits_for_arch("sm_90a"), 24);
-  };
   const auto accumulators = [](const Candidate& c) {
     const bool whole = c.config.at("PINGPONG") == 1 || c.config.at("WG_KSPLIT") == 1;
     return c.config.at("BM") / (whole ? 1 : c.config.at("CONSUMERS")) / 64 * c.config.at("BN") / 2;
   };
   for (const GemmShape shape : {GemmShape{6144, 6144, 2048}, GemmShape{4096, 14336, 4096}, GemmShape{8192, 8192, 8192}}) {
-    int wide_pingpong = 0;
-    for (const auto& c : plan(shape)) {
+    int wide = 0;
+    for (const auto& c : sm90_plan(shape)) {
       SCOPED_TRACE(c.config.label());
-      const bool pingpong = c.config.at("PINGPONG") == 1;
-      wide_pingpong += pingpong && c.config.at("BM") == 128 && c.config.at("BN") >= 144;
-      if (!pingpong && c.config.at("CONSUMERS") == 2) {
+      wide += wide_pingpong(c);
+      if (c.config.at("PINGPONG") == 0 && c.config.at("CONSUMERS") == 2) {
         EXPECT_LE(accumulators(c), 128);
       }
     }
-    EXPECT_GE(wide_pingpong, 2) << shape.m << "x" << shape.n << "x" << shape.k;
+    EXPECT_GE(wide, 2) << shape.m << "x" << shape.n << "x" << shape.k;
   }
   for (const GemmShape shape : {GemmShape{1024, 1024, 1024}, GemmShape{4096, 4096, 256}})
-    for (const auto& c : plan(shape)) {
+    for (const auto& c : sm90_plan(shape)) {
       if (c.config.at("PINGPONG") == 1) {
         EXPECT_LE(accumulators(c), 128) << c.config.label();
       }
@@ -281,26 +290,13 @@ TEST(Sm90Space, LargeShapesPlanWidePingPongTiles) {
 // model's factor for them ranked them ahead of staged cooperative tiles), and no ping-pong variant
 // stores through whole-tile staging, on any shape.
 TEST(Sm90Space, ShortKPlansWidePingPongStoringInChunks) {
-  const auto plan = [](GemmShape shape) {
-    return plan_candidates({&sm90()}, {shape, Layout::TN, Accum::F32}, limits_for_arch("sm_90a"), 24);
-  };
-  // As tune plans by default: both families share the slots.
-  const auto plan_with_sm80 = [](GemmShape shape) {
-    return plan_candidates({&builtin_families().at("sm80"), &sm90()}, {shape, Layout::TN, Accum::F32},
-                           limits_for_arch("sm_90a"), 24);
-  };
   for (const GemmShape shape : {GemmShape{12288, 4096, 1024}, GemmShape{12288, 12288, 1024}, GemmShape{4096, 12288, 1024}}) {
-    const auto candidates = plan_with_sm80(shape);
-    EXPECT_GE(std::count_if(candidates.begin(), candidates.end(),
-                            [](const Candidate& c) {
-                              return c.config.family == "sm90" && c.config.at("PINGPONG") == 1 &&
-                                     c.config.at("BM") == 128 && c.config.at("BN") >= 144;
-                            }),
-              2)
+    const auto candidates = sm90_plan(shape, true);
+    EXPECT_GE(std::count_if(candidates.begin(), candidates.end(), wide_pingpong), 2)
         << shape.m << "x" << shape.n << "x" << shape.k;
   }
   for (const GemmShape shape : {GemmShape{1024, 1024, 64}, GemmShape{12288, 1024, 256}, GemmShape{8192, 8192, 2048}})
-    for (const auto& c : plan(shape)) {
+    for (const auto& c : sm90_plan(shape)) {
       EXPECT_FALSE(c.config.at("PINGPONG") == 1 && c.config.at("EPI_TMA") == 2) << c.config.label();
     }
 }
@@ -309,21 +305,16 @@ TEST(Sm90Space, ShortKPlansWidePingPongStoringInChunks) {
 // along the tile's 16-column steps and N (a multiple of 128) along its rows (on an H100
 // 14336x4096x4096 went from 0.961x to 0.991x of cuBLASLt-autotune); elsewhere only M < N swaps.
 TEST(Sm90Space, LongTileLoopsSwapWhereMExceedsN) {
-  const auto plan = [](GemmShape shape) {
-    return plan_candidates({&builtin_families().at("sm80"), &sm90()}, {shape, Layout::TN, Accum::F32},
-                           limits_for_arch("sm_90a"), 24);
-  };
-  const auto swapped_pingpong = [](const Candidate& c) {
-    return c.config.family == "sm90" && c.config.at("SWAP_AB") == 1 && c.config.at("PINGPONG") == 1 &&
-           c.config.at("BM") == 128 && c.config.at("BN") >= 144;
+  const auto swapped_wide_pingpong = [](const Candidate& c) {
+    return wide_pingpong(c) && c.config.at("SWAP_AB") == 1;
   };
   for (const GemmShape shape : {GemmShape{14336, 4096, 4096}, GemmShape{12288, 1024, 4096}}) {
-    const auto candidates = plan(shape);
-    EXPECT_GE(std::count_if(candidates.begin(), candidates.end(), swapped_pingpong), 2)
+    const auto candidates = sm90_plan(shape, true);
+    EXPECT_GE(std::count_if(candidates.begin(), candidates.end(), swapped_wide_pingpong), 2)
         << shape.m << "x" << shape.n << "x" << shape.k;
   }
   for (const GemmShape shape : {GemmShape{12288, 64, 64}, GemmShape{4096, 1024, 256}, GemmShape{8192, 8192, 8192}})
-    for (const auto& c : plan(shape)) {
+    for (const auto& c : sm90_plan(shape, true)) {
       EXPECT_FALSE(c.config.family == "sm90" && c.config.at("SWAP_AB") == 1)
           << shape.m << "x" << shape.n << "x" << shape.k << ": " << c.config.label();
     }
@@ -333,8 +324,7 @@ TEST(Sm90Space, LongTileLoopsSwapWhereMExceedsN) {
 // that spans all its tile rows, so the tiles are walked column-major and each weight panel is read
 // by one wave (measured on an H100: 1024x12288x4096 0.918x -> 1.008x of cuBLASLt-autotune).
 TEST(Sm90Space, FewTileRowsPlanColumnMajorWalk) {
-  const auto plan = plan_candidates({&sm90()}, {{1024, 12288, 4096}, Layout::TN, Accum::F32},
-                                    limits_for_arch("sm_90a"), 24);
+  const auto plan = sm90_plan({1024, 12288, 4096});
   const auto walks_column_major = [](const Candidate& c) {
     if (c.config.at("SWAP_AB") == 1) return false;
     const std::int64_t cluster_rows = c.config.at("BM") * c.config.at("CLUSTER_M");
