@@ -10,7 +10,8 @@ set -uo pipefail
 [ $# -eq 2 ] || { echo "usage: explore-family.sh SPACE_FILE SHAPES_FILE" >&2; exit 2; }
 space=$(realpath "$1") shapes=$(realpath "$2")
 cd "$(dirname "$0")/.." || exit 2
-explored=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["family"])' "$space") || exit 2
+source scripts/space-file.sh
+explored=$(space_family "$space") || exit 2
 source scripts/carry-env.sh
 nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,power.limit --format=csv > "$OUT/gpu.txt"
 "$T" --version > "$OUT/version.txt"

@@ -12,7 +12,8 @@ set -uo pipefail
 space=$(realpath "$1"); shift
 shapes=(); for s in "$@"; do shapes+=("$(realpath "$s")"); done
 cd "$(dirname "$0")/.." || exit 2
-family=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["family"])' "$space") || exit 2
+source scripts/space-file.sh
+family=$(space_family "$space") || exit 2
 source scripts/carry-env.sh
 source scripts/bounded-tune.sh
 base=${BASE_FAMILY:-sm90}
