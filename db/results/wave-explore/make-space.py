@@ -21,3 +21,12 @@ derive(here / "xwave.space.json", "xwave",
        drop_planning=("SWAP_AB == 0 || M < N", "BN >= 32 || BN >= KN", "TILES_M >= CLUSTER_M",
                       "!(SKINNY_DRAM && SKINNY_SIDE > 32"),
        keep_calibration=False)
+
+# sm90o: the committed plan, plus swapped tiles where M >= N on one-wave shapes, wherever the swap
+# puts the wider side of the tile on wgmma's N (BN > BM): xwave's fastest at 12288x64x1024 (64x96
+# swapped: 128 tiles for 132 SMs where 128x64 tiles make 96) and at 1024x1024x12288 (64x128
+# swapped, m64n128, against 128x64 in two m64n64 slices) were swapped tiles of this kind.
+derive(here / "sm90o.space.json", "sm90o",
+       rewrite={"SWAP_AB == 0 || M < N || (M > N && PINGPONG == 1 && LONG_TILE_LOOP)":
+                "SWAP_AB == 0 || M < N || (M > N && PINGPONG == 1 && LONG_TILE_LOOP)"
+                " || (PERSISTENT == 0 && WORK <= RESIDENT_CLUSTERS && BN > BM)"})
