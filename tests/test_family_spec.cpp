@@ -100,3 +100,30 @@ TEST(FamilySpec, PinsFixListedValuesAndNameTheListForOthers) {
       << "a value the family does not list must not be pinned";
   EXPECT_EQ(mismatch, "family toy takes TILE in {16, 32, 64}");
 }
+
+// A twin (the space file's "twin") is planned right after each of the family's first `first`
+// candidates, the same variant with the twin value, where the correctness rules allow it: the
+// planning rules, which here keep DEPTH at 2, do not stop it; a pinned family plans none.
+TEST(FamilySpec, TwinsFollowTheFirstCandidatesWhereTheRulesAllow) {
+  std::string text = kSpace;
+  text.replace(text.find("\"constraints\": ["), 16,
+               "\"twin\": {\"param\": \"DEPTH\", \"value\": 1, \"first\": 4}, \"constraints\": ["
+               "{\"rule\": \"DEPTH == 2\", \"planning\": true}, {\"rule\": \"DEPTH == 2 || TILE >= 32\"}, ");
+  const FamilySpec family = parse_family_spec(text, "toy.json", "", "t");
+  const auto plan = plan_candidates({&family}, {{64, 64, 64}, Layout::NN, Accum::F32}, kDevice, 4);
+  std::vector<std::string> labels;
+  for (const auto& c : plan) labels.push_back(c.config.label());
+  // The plan of 4 (DEPTH=2 only), cheapest first: TILE 64 SPLIT 1, TILE 64 SPLIT 2, TILE 32 SPLIT 1,
+  // TILE 16 SPLIT 1; twins for the first three (TILE >= 32 allows DEPTH=1), none for the fourth.
+  const std::vector<std::string> expected = {
+      "toy DEPTH=2 SPLIT=1 TILE=64", "toy DEPTH=1 SPLIT=1 TILE=64", "toy DEPTH=2 SPLIT=2 TILE=64",
+      "toy DEPTH=1 SPLIT=2 TILE=64", "toy DEPTH=2 SPLIT=1 TILE=32", "toy DEPTH=1 SPLIT=1 TILE=32",
+      "toy DEPTH=2 SPLIT=1 TILE=16"};
+  EXPECT_EQ(labels, expected);
+  const auto pinned = pin_family(family, {{"TILE", 64}});
+  ASSERT_TRUE(pinned.has_value());
+  EXPECT_FALSE(pinned->twin.has_value());
+  std::string bad = text;
+  bad.replace(bad.find("\"value\": 1"), 10, "\"value\": 3");
+  EXPECT_THROW(parse_family_spec(bad, "bad.json", "", "t"), UserError) << "DEPTH takes 1 or 2";
+}

@@ -114,7 +114,7 @@ TEST(Sm90Space, EveryCandidateKeepsTheRules) {
 TEST(Sm90Space, WeightStreamingPlanVariesTileAtomsAndSchedule) {
   const auto plan = plan_candidates({&sm90()}, {{1, 12288, 4096}, Layout::TN, Accum::F32, L2Policy::Rotate},
                                     limits_for_arch("sm_90a"), 24);
-  ASSERT_EQ(plan.size(), 24u);
+  ASSERT_EQ(plan.size(), 48u);  // 24 variants, each beside its twin without PDL
   std::set<std::int64_t> heights, atoms;
   bool one_wave = false, persistent = false;
   for (const auto& c : plan) {
@@ -348,6 +348,25 @@ TEST(Sm90Space, PdlConfigurationsLaunchProgrammatically) {
     const LaunchGeometry g = launch_geometry(sm90(), config_variables(sm90(), config, problem, h200));
     EXPECT_EQ(g.programmatic, pdl == 1) << config.label();
   }
+}
+
+// Under --l2 rotate each planned variant (PDL=1) is followed by its twin without the overlap
+// (PDL=0, the same variant otherwise), since only timing tells which pays; a warm plan has neither.
+TEST(Sm90Space, RotatePlansEachVariantBesideItsTwinWithoutOverlap) {
+  const DeviceLimits h200 = limits_for_arch("sm_90a");
+  const GemmShape shape{64, 5120, 5120};
+  const auto rotate = plan_candidates({&sm90()}, {shape, Layout::TN, Accum::F32, L2Policy::Rotate}, h200, 24);
+  ASSERT_EQ(rotate.size(), 48u);
+  for (std::size_t i = 0; i < rotate.size(); i += 2) {
+    KernelConfig twin = rotate[i].config;
+    twin.params["PDL"] = 0;
+    EXPECT_EQ(rotate[i].config.at("PDL"), 1) << rotate[i].config.label();
+    EXPECT_EQ(rotate[i + 1].config, twin) << rotate[i + 1].config.label();
+    EXPECT_FALSE(rotate[i + 1].launch.programmatic) << rotate[i + 1].config.label();
+  }
+  const auto warm = sm90_plan(shape);
+  ASSERT_EQ(warm.size(), 24u);
+  for (const auto& c : warm) EXPECT_EQ(c.config.at("PDL"), 0) << c.config.label();
 }
 
 TEST(Sm90Space, TmaStoreChunksFollowTheTileWidth) {

@@ -105,7 +105,9 @@ CommandRunner add_tune_command(CLI::App& app) {
       ->capture_default_str();
   tune->add_option("--max-candidates", options->max_candidates,
                    "Candidates per shape, cheapest first by the families' cost models (0 = all); a variant that "
-                   "does not compile clean (spills, ptxas warnings) gives its slot to the next")
+                   "does not compile clean (spills, ptxas warnings) gives its slot to the next. A family may "
+                   "add twins beyond them (its space file's \"twin\"): under --l2 rotate sm90 times each of "
+                   "its first 24 beside the same variant without programmatic dependent launch")
       ->capture_default_str();
   tune->add_option("--finalists", options->finalists,
                    "The best candidates (those within 4% of the best screening time, at most this many) "

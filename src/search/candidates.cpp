@@ -221,6 +221,38 @@ struct Enumerator {
   }
 };
 
+// `plan` (cheapest first) with the twins of its families' first candidates (FamilySpec::twin),
+// each right after its original: the same variant with the twin value, where the family's
+// correctness rules allow it (the planning rules, which steer by the model, do not apply: the twin
+// is there because the model cannot tell the two apart), unless excluded or planned already.
+std::vector<Candidate> with_twins(std::vector<Candidate> plan, const Problem& problem, const DeviceLimits& device,
+                                  const std::set<std::string>& excluded) {
+  std::set<std::string> planned;
+  for (const Candidate& c : plan) planned.insert(c.config.to_json());
+  std::map<const FamilySpec*, std::size_t> twinned;
+  std::vector<Candidate> out;
+  for (Candidate& original : plan) {
+    const FamilySpec& family = *original.family;
+    std::optional<Candidate> twin;
+    if (family.twin && original.config.at(family.twin->param) != family.twin->value &&
+        twinned[&family] < family.twin->first) {
+      ++twinned[&family];
+      KernelConfig config = original.config;
+      config.params[family.twin->param] = family.twin->value;
+      const ExprVariables vars = config_variables(family, config, problem, device);
+      const bool allowed = std::all_of(family.constraints.begin(), family.constraints.end(), [&](const Constraint& c) {
+        return c.planning || as_bool(c.rule.eval(vars));
+      });
+      const std::string text = config.to_json();
+      if (allowed && !excluded.count(text) && planned.insert(text).second)
+        twin = Candidate{&family, std::move(config), launch_geometry(family, vars), model_cost(family, vars)};
+    }
+    out.push_back(std::move(original));
+    if (twin) out.push_back(std::move(*twin));
+  }
+  return out;
+}
+
 }  // namespace
 
 std::vector<Candidate> enumerate_family(const FamilySpec& family, const Problem& problem,
@@ -343,7 +375,7 @@ std::vector<Candidate> plan_candidates(const std::vector<const FamilySpec*>& fam
     if (!taken[i]) keep.push_back(all[i]);
   for (auto& [rank, candidate] : seeded) keep.push_back(std::move(candidate));
   std::stable_sort(keep.begin(), keep.end(), by_cost);
-  return keep;
+  return with_twins(std::move(keep), problem, device, excluded);
 }
 
 }  // namespace cl2

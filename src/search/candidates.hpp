@@ -74,7 +74,9 @@ enum class PlanOrder { Model, Random };
 // Configs in `excluded` (KernelConfig::to_json texts: variants known not to compile clean) are left
 // out before the cut, so the slots they would take go to the next candidates. Those of `seeds` that
 // are valid for the problem take the first slots, in the order given (search/seeds.hpp). Under
-// PlanOrder::Random, "cheapest" reads "first in the drawn order" throughout.
+// PlanOrder::Random, "cheapest" reads "first in the drawn order" throughout. Beyond the cut, a
+// family with a twin (FamilySpec::twin) adds the twins of its first candidates, each right after
+// its original, so that timing decides what the model cannot.
 std::vector<Candidate> plan_candidates(const std::vector<const FamilySpec*>& families,
                                        const Problem& problem, const DeviceLimits& device,
                                        std::size_t max_candidates,

@@ -126,6 +126,17 @@ FamilySpec parse_family_spec(const std::string& json_text, const std::string& so
     for (const auto& name : spec.diversity)
       if (!spec.params.count(name))
         throw UserError(fmt::format("{}: diversity names {}, which is not a parameter", source, name));
+    if (j.contains("twin")) {
+      const json& twin = j.at("twin");
+      spec.twin = PlanTwin{twin.at("param").get<std::string>(), twin.at("value").get<std::int64_t>(),
+                           twin.at("first").get<std::size_t>()};
+      const auto values = spec.params.find(spec.twin->param);
+      if (values == spec.params.end() ||
+          std::find(values->second.begin(), values->second.end(), spec.twin->value) == values->second.end())
+        throw UserError(fmt::format("{}: twin {}={} is not a value of the family's parameters", source,
+                                    spec.twin->param, spec.twin->value));
+      if (spec.twin->first == 0) throw UserError(fmt::format("{}: twin.first must be at least 1", source));
+    }
   } catch (const json::exception& e) {
     throw UserError(fmt::format("{}: not a valid space file: {}", source, e.what()));
   }
@@ -180,6 +191,7 @@ std::optional<FamilySpec> pin_family(const FamilySpec& family, const std::map<st
     it->second = {value};
   }
   std::erase_if(pinned.constraints, [](const Constraint& c) { return c.planning; });
+  pinned.twin.reset();  // a pinned run times exactly the variant asked for
   return pinned;
 }
 

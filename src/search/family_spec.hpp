@@ -42,6 +42,16 @@ struct CostFactor {
   double factor = 1.0;
 };
 
+// A parameter whose best value the model cannot tell and only timing can: beside each of the plan's
+// first `first` candidates whose `param` is not `value`, the plan adds the same variant with `value`
+// (sm90: PDL=0 beside PDL=1, since whether a call gains from overlapping the previous one depends
+// on the kernel and the GPU, e.g. the H200's 64x5120x5120 decode winner lost 7% with it).
+struct PlanTwin {
+  std::string param;
+  std::int64_t value = 0;
+  std::size_t first = 0;
+};
+
 struct LaunchSpec {
   Expr threads;
   std::array<Expr, 3> grid;
@@ -79,6 +89,7 @@ struct FamilySpec {
   // distinct combination first, so a short list is not filled with near-copies of one config.
   std::vector<std::string> diversity;
   std::vector<std::string> compile_options;                  // extra NVRTC flags
+  std::optional<PlanTwin> twin;                              // search/candidates.hpp plan_candidates
 
   bool supports_cc(int cc) const { return cc >= min_cc && cc <= max_cc; }
 };
