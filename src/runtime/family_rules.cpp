@@ -34,26 +34,6 @@ std::optional<ExprVariables> variables(const FamilySpec& family, const KernelCon
   }
 }
 
-// Per rule of the family, whether it holds for `vars` (one that cannot be evaluated does not).
-std::vector<bool> rules_met(const FamilySpec& family, const ExprVariables& vars) {
-  std::vector<bool> met;
-  met.reserve(family.constraints.size());
-  for (const Constraint& constraint : family.constraints) {
-    try {
-      met.push_back(as_bool(constraint.rule.eval(vars)));
-    } catch (const std::exception&) {
-      met.push_back(false);
-    }
-  }
-  return met;
-}
-
-bool correctness_rules_met(const FamilySpec& family, const std::vector<bool>& met) {
-  for (std::size_t i = 0; i < met.size(); ++i)
-    if (!met[i] && !family.constraints[i].planning) return false;
-  return true;
-}
-
 }  // namespace
 
 FamilyRules::FamilyRules(const DeviceLimits& device, const std::vector<CalibrationRecord>& calibrations)

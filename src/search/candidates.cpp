@@ -71,6 +71,25 @@ LaunchGeometry launch_geometry(const FamilySpec& family, const ExprVariables& va
   return g;
 }
 
+std::vector<bool> rules_met(const FamilySpec& family, const ExprVariables& vars) {
+  std::vector<bool> met;
+  met.reserve(family.constraints.size());
+  for (const Constraint& constraint : family.constraints) {
+    try {
+      met.push_back(as_bool(constraint.rule.eval(vars)));
+    } catch (const std::exception&) {
+      met.push_back(false);
+    }
+  }
+  return met;
+}
+
+bool correctness_rules_met(const FamilySpec& family, const std::vector<bool>& met) {
+  for (std::size_t i = 0; i < met.size(); ++i)
+    if (!met[i] && !family.constraints[i].planning) return false;
+  return true;
+}
+
 std::vector<std::set<std::string>> constraint_params(const FamilySpec& family) {
   std::map<std::string, std::set<std::string>> params_of;  // define -> parameters it reads
   const auto params_read = [&](const Expr& expr) {
@@ -227,6 +246,8 @@ struct Enumerator {
 // is there because the model cannot tell the two apart), unless excluded or planned already.
 std::vector<Candidate> with_twins(std::vector<Candidate> plan, const Problem& problem, const DeviceLimits& device,
                                   const std::set<std::string>& excluded) {
+  if (std::none_of(plan.begin(), plan.end(), [](const Candidate& c) { return c.family->twin.has_value(); }))
+    return plan;
   std::set<std::string> planned;
   for (const Candidate& c : plan) planned.insert(c.config.to_json());
   std::map<const FamilySpec*, std::size_t> twinned;
@@ -240,9 +261,7 @@ std::vector<Candidate> with_twins(std::vector<Candidate> plan, const Problem& pr
       KernelConfig config = original.config;
       config.params[family.twin->param] = family.twin->value;
       const ExprVariables vars = config_variables(family, config, problem, device);
-      const bool allowed = std::all_of(family.constraints.begin(), family.constraints.end(), [&](const Constraint& c) {
-        return c.planning || as_bool(c.rule.eval(vars));
-      });
+      const bool allowed = correctness_rules_met(family, rules_met(family, vars));
       const std::string text = config.to_json();
       if (allowed && !excluded.count(text) && planned.insert(text).second)
         twin = Candidate{&family, std::move(config), launch_geometry(family, vars), model_cost(family, vars)};

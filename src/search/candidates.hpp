@@ -52,6 +52,12 @@ ExprVariables config_variables(const FamilySpec& family, const KernelConfig& con
 
 LaunchGeometry launch_geometry(const FamilySpec& family, const ExprVariables& vars);
 
+// Per rule of the family, whether it holds for `vars` (one that cannot be evaluated does not).
+std::vector<bool> rules_met(const FamilySpec& family, const ExprVariables& vars);
+
+// Whether every correctness rule (the planning-only ones left out) holds, from rules_met's answer.
+bool correctness_rules_met(const FamilySpec& family, const std::vector<bool>& met);
+
 // Per constraint of the family (in its order), the parameters the rule reads, directly or through
 // the defines and derived values it reads.
 std::vector<std::set<std::string>> constraint_params(const FamilySpec& family);
