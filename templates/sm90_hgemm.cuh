@@ -22,8 +22,9 @@
 // to C.
 // PDL (programmatic dependent launch, for calls back to back on fresh weights): the grid may start
 // while the previous kernel of its stream finishes; it requests its first weight tiles at once,
-// and waits for that kernel before it reads A or writes anything. With PDL=0 the code is what it
-// was before PDL existed (the same SASS).
+// and waits for that kernel before it reads A or writes anything; with PDL = 2 or 3, one or two
+// more rings' worth of them are requested into the L2 alone. With PDL=0 the code is what it was
+// before PDL existed (the same SASS).
 //
 // Compile-time configuration (space file configs/spaces/sm90.json): CL2_BM, CL2_BN, CL2_STAGES,
 // CL2_CONSUMERS, CL2_ACC_CHAINS, CL2_PINGPONG, CL2_WG_KSPLIT, CL2_CLUSTER_M, CL2_CLUSTER_N, CL2_EPI_TMA,
@@ -56,6 +57,9 @@ constexpr int kClusterM = CL2_CLUSTER_M;  // CTAs along M: they share B tiles
 constexpr int kClusterN = CL2_CLUSTER_N;  // CTAs along N: they share A tiles
 constexpr int kCluster = kClusterM * kClusterN;
 constexpr bool kSwapAB = CL2_SWAP_AB != 0;
+// PDL = 2 or 3: that many rings' worth of weights requested before the wait, the first into
+// shared memory and the others into the L2 alone.
+constexpr int kL2Rings = CL2_PDL > 1 ? CL2_PDL - 1 : 0;
 constexpr bool kPingpong = CL2_PINGPONG != 0;
 constexpr bool kWgSplitK = CL2_WG_KSPLIT != 0;
 constexpr bool kWholeTile = kPingpong || kWgSplitK;           // each consumer holds all tile rows
@@ -208,20 +212,25 @@ __device__ __forceinline__ bool cl2_next_work(const Cl2GemmParams& p, Cl2Cursor&
 // One K-major operand's share of k-block kb's stage: the rows [row, row + share) of each atom,
 // `kRows` rows apart in shared memory. A lone CTA takes one box (3-D over both atoms with
 // KB_PAIR); a multicast share goes one atom at a time, since a box lands its atoms back to back
-// and the shares of a cluster interleave with each other's.
-template <int kRows, bool kMulticast>
+// and the shares of a cluster interleave with each other's. kToL2: the same boxes only into the
+// L2 (no destination, barrier or peers), for a load of them later.
+template <int kRows, bool kMulticast, bool kToL2 = false>
 __device__ __forceinline__ void cl2_load_operand(unsigned dst, const Cl2TensorMap* map, unsigned bar, int kb,
                                                  int row, unsigned short peers) {
 #if CL2_KB_PAIR
   if (!kMulticast) {
-    cl2_tma_load_3d(dst, map, bar, 0, row, kb * kPair);
+    if (kToL2) cl2_tma_prefetch_3d(map, 0, row, kb * kPair);
+    else cl2_tma_load_3d(dst, map, bar, 0, row, kb * kPair);
     return;
   }
 #pragma unroll
-  for (int atom = 0; atom < kPair; ++atom)
-    cl2_tma_load_3d_multicast(dst + atom * kRows * 128, map, bar, 0, row, kb * kPair + atom, peers);
+  for (int atom = 0; atom < kPair; ++atom) {
+    if (kToL2) cl2_tma_prefetch_3d(map, 0, row, kb * kPair + atom);
+    else cl2_tma_load_3d_multicast(dst + atom * kRows * 128, map, bar, 0, row, kb * kPair + atom, peers);
+  }
 #else
-  if (!kMulticast) cl2_tma_load_2d(dst, map, bar, kb * kBK, row);
+  if (kToL2) cl2_tma_prefetch_2d(map, kb * kBK, row);
+  else if (!kMulticast) cl2_tma_load_2d(dst, map, bar, kb * kBK, row);
   else cl2_tma_load_2d_multicast(dst, map, bar, kb * kBK, row, peers);
 #endif
 }
@@ -261,6 +270,26 @@ __device__ __forceinline__ void cl2_load_cols(const Cl2GemmParams& p, unsigned s
 #endif
 }
 
+#if CL2_PDL > 1
+// This CTA's share of the weights of k-block kb of `work` (what cl2_load_rows with SWAP_AB, else
+// cl2_load_cols, would bring) requested into the L2 only.
+__device__ __forceinline__ void cl2_prefetch_weights(const Cl2GemmParams& p, const Cl2Work& work, int kb, int cm,
+                                                     int cn) {
+  if (kSwapAB) {
+    constexpr int share = kBM / kClusterN;
+    cl2_load_operand<kBM, (kClusterN > 1), true>(0, cl2_row_operand(p), 0, kb, work.tile_m * kBM + cn * share, 0);
+    return;
+  }
+#if CL2_LAYOUT_TN
+  constexpr int share = kBN / kClusterM;
+  cl2_load_operand<kBN, (kClusterM > 1), true>(0, cl2_col_operand(p), 0, kb, work.tile_n * kBN + cm * share, 0);
+#else
+  for (int chunk = cm; chunk < kBN / 64; chunk += kClusterM)
+    cl2_tma_prefetch_2d(&p.tmap_b, work.tile_n * kBN + chunk * 64, kb * kBK);
+#endif
+}
+#endif
+
 __device__ __forceinline__ void cl2_produce(const Cl2GemmParams& p, unsigned smem_a, unsigned smem_b,
                                             unsigned full, unsigned empty, int cm, int cn) {
   unsigned short a_peers = 0;
@@ -284,6 +313,12 @@ __device__ __forceinline__ void cl2_produce(const Cl2GemmParams& p, unsigned sme
         if (kSwapAB) cl2_load_rows(p, smem_a, full + i * 8, i, work, work.kb_begin + i, cn, a_peers);
         else cl2_load_cols(p, smem_b, full + i * 8, i, work, work.kb_begin + i, cm, b_peers);
       }
+#if CL2_PDL > 1
+      // kL2Rings more rings' worth into the L2 alone: DRAM then stays busy through the previous
+      // grid's tail and this grid's release from the wait, longer than one ring lasts.
+      const int ahead = min((1 + kL2Rings) * kStages, work.kb_end - work.kb_begin);
+      for (int i = prefetched; i < ahead; ++i) cl2_prefetch_weights(p, work, work.kb_begin + i, cm, cn);
+#endif
     }
     cl2_grid_dependency_wait();
   }

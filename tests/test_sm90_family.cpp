@@ -70,7 +70,7 @@ TEST(Sm90Space, EveryCandidateKeepsTheRules) {
       EXPECT_LE(cluster, 4) << c.config.label();
       // Back-to-back calls on fresh weights (rotate) overlap their predecessor; no others do.
       EXPECT_EQ(c.config.at("PDL"), problem.l2 == L2Policy::Rotate ? 1 : 0) << c.config.label();
-      EXPECT_EQ(g.programmatic, c.config.at("PDL") == 1) << c.config.label();
+      EXPECT_EQ(g.programmatic, c.config.at("PDL") >= 1) << c.config.label();
       if (dsmem) {  // the cluster is one tile's slices
         EXPECT_EQ(cluster, 1) << c.config.label();
         EXPECT_GT(c.config.at("SPLIT_K"), 1) << c.config.label();
@@ -347,11 +347,11 @@ TEST(Sm90Space, PdlConfigurationsLaunchProgrammatically) {
   const Problem problem{{1, 4096, 4096}, Layout::TN, Accum::F32, L2Policy::Rotate};
   const auto candidates = enumerate_family(sm90(), problem, h200);
   ASSERT_FALSE(candidates.empty());
-  for (const std::int64_t pdl : {0, 1}) {
+  for (const std::int64_t pdl : {0, 1, 2, 3}) {
     KernelConfig config = candidates.front().config;
     config.params["PDL"] = pdl;
     const LaunchGeometry g = launch_geometry(sm90(), config_variables(sm90(), config, problem, h200));
-    EXPECT_EQ(g.programmatic, pdl == 1) << config.label();
+    EXPECT_EQ(g.programmatic, pdl >= 1) << config.label();
   }
 }
 
@@ -452,6 +452,8 @@ TEST(Sm90Compile, SassHoldsHgmmaAndTmaAcrossTheFeatures) {
       {{params(64, 32, 12, 2, 1, 0, 1, 1, 1, 0, 4, 0, 1, 0, 1), Layout::TN, Accum::F16}, false}, // DSMEM, swapped, WG_KSPLIT
       {{params(64, 8, 10, 1, 1, 0, 0, 1, 1, 0, 1, 0, 1, 1, 0, 1), Layout::TN, Accum::F32}, false},  // PDL, swapped decode
       {{params(128, 64, 6, 2, 1, 0, 0, 2, 1, 0, 2, 0, 0, 0, 0, 1), Layout::TN, Accum::F32}, true},   // PDL, multicast, split-K
+      {{params(128, 8, 10, 1, 1, 0, 0, 1, 1, 0, 2, 0, 1, 1, 1, 2), Layout::TN, Accum::F32}, false},  // + a ring to L2, 3-D
+      {{params(64, 128, 8, 1, 1, 0, 0, 2, 1, 0, 1, 0, 0, 0, 0, 3), Layout::NN, Accum::F32}, true},   // + 2 rings, N-major B
   };
   for (const auto& [s, multicast] : samples) {
     const KernelConfig config{"sm90", s.params};
@@ -477,8 +479,10 @@ TEST(Sm90Compile, SassHoldsHgmmaAndTmaAcrossTheFeatures) {
       EXPECT_EQ(sass.find("ATOMG"), std::string::npos);
     }
     // PDL: griddepcontrol.wait (ACQBULK) and launch_dependents (PREEXIT), in PDL kernels only.
-    const bool pdl = s.params.at("PDL") == 1;
+    const bool pdl = s.params.at("PDL") >= 1;
     EXPECT_EQ(sass.find("ACQBULK") != std::string::npos, pdl);
     EXPECT_EQ(sass.find("PREEXIT") != std::string::npos, pdl);
+    // PDL = 2 or 3: the weights beyond the first ring are requested into the L2 alone (UTMAPF).
+    EXPECT_EQ(sass.find("UTMAPF.L2") != std::string::npos, s.params.at("PDL") >= 2);
   }
 }
