@@ -58,8 +58,11 @@ constexpr int kClusterN = CL2_CLUSTER_N;  // CTAs along N: they share A tiles
 constexpr int kCluster = kClusterM * kClusterN;
 constexpr bool kSwapAB = CL2_SWAP_AB != 0;
 // PDL = 2 or 3: that many rings' worth of weights requested before the wait, the first into
-// shared memory and the others into the L2 alone.
-constexpr int kL2Rings = CL2_PDL > 1 ? CL2_PDL - 1 : 0;
+// shared memory and the others into the L2 alone. (In #if: configurations tuned before PDL
+// existed define no CL2_PDL.)
+#if CL2_PDL > 1
+constexpr int kL2Rings = CL2_PDL - 1;
+#endif
 constexpr bool kPingpong = CL2_PINGPONG != 0;
 constexpr bool kWgSplitK = CL2_WG_KSPLIT != 0;
 constexpr bool kWholeTile = kPingpong || kWgSplitK;           // each consumer holds all tile rows

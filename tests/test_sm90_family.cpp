@@ -415,6 +415,21 @@ TEST(Sm90Compile, EveryQuickstartCandidateCompilesForSm90a) {
   EXPECT_NE(r.err.find(", 0 failed"), std::string::npos) << r.err;
 }
 
+// A winner tuned before a parameter existed (a database or bundle of then, its configuration
+// without PDL) still compiles: the runtime and seeding rebuild such kernels.
+TEST(Sm90Compile, ConfigurationsFromBeforePdlStillCompile) {
+  ScratchDir dir;
+  KernelCompiler compiler(dir.file("cache"));
+  const KernelConfig config{"sm90", {{"BM", 64},        {"BN", 8},         {"STAGES", 11},     {"CONSUMERS", 1},
+                                     {"ACC_CHAINS", 1}, {"PINGPONG", 0},   {"WG_KSPLIT", 0},   {"CLUSTER_M", 1},
+                                     {"CLUSTER_N", 1},  {"EPI_TMA", 0},    {"PERSISTENT", 0},  {"SPLIT_K", 1},
+                                     {"STREAM_K", 0},   {"SWAP_AB", 1},    {"KB_PAIR", 1},     {"SPLIT_DSMEM", 0},
+                                     {"RASTER", 1}}};
+  const KernelSource source = generate_source(sm90(), config, Layout::TN, Accum::F32);
+  const CompiledKernel k = compiler.compile({source, compile_options(sm90(), "sm_90a"), "sm_90a"});
+  EXPECT_TRUE(k.ok) << k.log;
+}
+
 TEST(Sm90Compile, SassHoldsHgmmaAndTmaAcrossTheFeatures) {
   ScratchDir dir;
   KernelCompiler compiler(dir.file("cache"));
