@@ -3,8 +3,9 @@
 # the table of geomean vs cuBLASLt-autotune and tuning time (scripts/ablation_table.py):
 #   model       the default tuner (--strategy model)
 #   race        --strategy race: 4x the candidates timed briefly, the best eighth screened
-#   seeded      --strategy seeded, seeded from SEED_DB (winners of other shapes on this GPU; the row
-#               is left out without it: seeds from grid-125 itself would be its own answers)
+#   seeded      --strategy seeded, seeded from SEED_DB (winners on this GPU; its winners of the shapes
+#               tuned here are dropped from the row's copy, since they would be their own answers;
+#               the row is left out without it)
 #   random      --strategy random: the cost model's ranking replaced by a random draw
 #   fixed-tile  one kernel for every shape: sm90's 128x128 cooperative tile, TMA stores, persistent
 #   no-split-k  the families without split-K and stream-K (space files written here)
@@ -50,6 +51,14 @@ for row in ${ROWS//,/ }; do
     seeded)
       if [ -z "${SEED_DB:-}" ]; then echo "seeded: left out (no SEED_DB)"; continue; fi
       cp "$SEED_DB" "$OUT/seeded.sqlite"
+      # The shapes being tuned leave the seeds (their own winners would be their answers).
+      python3 - "$OUT/seeded.sqlite" "$SHAPES" <<'PY'
+import json, sqlite3, sys
+shapes = [(s["m"], s["n"], s["k"]) if isinstance(s, dict) else tuple(s[:3]) for s in json.load(open(sys.argv[2]))]
+with sqlite3.connect(sys.argv[1]) as db:
+    for table in ("winners", "trials"):
+        db.executemany(f"DELETE FROM {table} WHERE m = ? AND n = ? AND k = ?", shapes)
+PY
       args=(--strategy seeded) ;;
     fixed-tile) args=(--family sm90 --pin "$FIXED_TILE") ;;
     no-split-k)
