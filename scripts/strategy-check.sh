@@ -9,7 +9,8 @@
 #   scripts/carry-build.sh "--shapes configs/shapes/grid-125-sample30.json --strategy race --max-candidates 128" \
 #     "--shapes configs/shapes/grid-125-sample30.json"
 # then: OUT=/some/folder [STRATEGY_ARGS="--strategy race"] [REF_ARGS=...] scripts/strategy-check.sh
-# Writes $OUT/reference.sqlite, strategy.sqlite, their logs and comparison.md.
+# Writes $OUT/reference.sqlite, strategy.sqlite, their logs, head-to-head/ (bench of the two winners
+# of each shape, interleaved) and comparison.md.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 source scripts/carry-env.sh
@@ -22,10 +23,17 @@ echo "reference ($REF_ARGS): $(tail -2 "$OUT/reference.log")"
 # shellcheck disable=SC2086
 "$T" tune --shapes "$SHAPES" --db "$OUT/strategy.sqlite" $STRATEGY_ARGS > "$OUT/strategy.log" 2>&1
 echo "strategy (${STRATEGY_ARGS:-defaults}): $(tail -2 "$OUT/strategy.log")"
+# Both winners of each shape head to head in one process: ours from the strategy's database, the
+# runtime dispatching the reference's (where it runs the reference's own kernel, not the library).
+"$T" bench --shapes "$SHAPES" --db "$OUT/strategy.sqlite" --runtime-db "$OUT/reference.sqlite" \
+  --providers ours,runtime --mode offline --out "$OUT/head-to-head" > "$OUT/head-to-head.log" 2>&1
+echo "head to head: $(tail -1 "$OUT/head-to-head.log")"
+head_to_head=()
+[ -f "$OUT/head-to-head/bench.csv" ] && head_to_head=("$OUT/head-to-head/bench.csv")
 {
   echo "# Strategy check: ${STRATEGY_ARGS:-the default options} against a reference of $REF_ARGS"
   echo "($SHAPES, $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1), $("$T" --version))"
   echo
-  python3 scripts/strategy_compare.py "$OUT/reference.sqlite" "$OUT/strategy.sqlite"
+  python3 scripts/strategy_compare.py "$OUT/reference.sqlite" "$OUT/strategy.sqlite" "${head_to_head[@]}"
 } > "$OUT/comparison.md"
 cat "$OUT/comparison.md"
