@@ -243,16 +243,19 @@ __device__ __forceinline__ void cl2_load_operand(unsigned dst, const Cl2TensorMa
 // of its tile row and share cm of each B tile for those of its tile column; every CTA's full
 // barrier expects whole tiles, whoever delivers them.
 
-// The tile rows' operand (wgmma's A) of k-block kb of `work` into `stage`, completing on `bar`.
+// The tile rows' operand (wgmma's A) of k-block kb of `work` into `stage`, completing on `bar`
+// (kToL2: this CTA's share of it into the L2 alone; smem, stage, bar and peers unused).
+template <bool kToL2 = false>
 __device__ __forceinline__ void cl2_load_rows(const Cl2GemmParams& p, unsigned smem_a, unsigned bar, int stage,
                                               const Cl2Work& work, int kb, int cn, unsigned short a_peers) {
   constexpr int a_share = kBM / kClusterN;
   const unsigned a_dst = smem_a + stage * kABytes + cn * a_share * 128;
   const int a_row = work.tile_m * kBM + cn * a_share;
-  cl2_load_operand<kBM, (kClusterN > 1)>(a_dst, cl2_row_operand(p), bar, kb, a_row, a_peers);
+  cl2_load_operand<kBM, (kClusterN > 1), kToL2>(a_dst, cl2_row_operand(p), bar, kb, a_row, a_peers);
 }
 
 // The tile columns' operand (wgmma's B).
+template <bool kToL2 = false>
 __device__ __forceinline__ void cl2_load_cols(const Cl2GemmParams& p, unsigned smem_b, unsigned bar, int stage,
                                               const Cl2Work& work, int kb, int cm, unsigned short b_peers) {
   const unsigned b_stage = smem_b + stage * kBBytes;
@@ -261,37 +264,18 @@ __device__ __forceinline__ void cl2_load_cols(const Cl2GemmParams& p, unsigned s
   constexpr int share = kBN / kClusterM;
   const unsigned dst = b_stage + cm * share * 128;
   const int row = work.tile_n * kBN + cm * share;
-  cl2_load_operand<kBN, (kClusterM > 1)>(dst, cl2_col_operand(p), bar, kb, row, b_peers);
+  cl2_load_operand<kBN, (kClusterM > 1), kToL2>(dst, cl2_col_operand(p), bar, kb, row, b_peers);
 #else
   // B tile = kBN/64 chunks of [64 k rows][64 n]; CTA cm fetches every kClusterM-th chunk.
   for (int chunk = cm; chunk < kBN / 64; chunk += kClusterM) {
     const unsigned dst = b_stage + chunk * 8192;
     const int col = work.tile_n * kBN + chunk * 64;
-    if (kClusterM == 1) cl2_tma_load_2d(dst, &p.tmap_b, bar, col, kb * kBK);
+    if (kToL2) cl2_tma_prefetch_2d(&p.tmap_b, col, kb * kBK);
+    else if (kClusterM == 1) cl2_tma_load_2d(dst, &p.tmap_b, bar, col, kb * kBK);
     else cl2_tma_load_2d_multicast(dst, &p.tmap_b, bar, col, kb * kBK, b_peers);
   }
 #endif
 }
-
-#if CL2_PDL > 1
-// This CTA's share of the weights of k-block kb of `work` (what cl2_load_rows with SWAP_AB, else
-// cl2_load_cols, would bring) requested into the L2 only.
-__device__ __forceinline__ void cl2_prefetch_weights(const Cl2GemmParams& p, const Cl2Work& work, int kb, int cm,
-                                                     int cn) {
-  if (kSwapAB) {
-    constexpr int share = kBM / kClusterN;
-    cl2_load_operand<kBM, (kClusterN > 1), true>(0, cl2_row_operand(p), 0, kb, work.tile_m * kBM + cn * share, 0);
-    return;
-  }
-#if CL2_LAYOUT_TN
-  constexpr int share = kBN / kClusterM;
-  cl2_load_operand<kBN, (kClusterM > 1), true>(0, cl2_col_operand(p), 0, kb, work.tile_n * kBN + cm * share, 0);
-#else
-  for (int chunk = cm; chunk < kBN / 64; chunk += kClusterM)
-    cl2_tma_prefetch_2d(&p.tmap_b, work.tile_n * kBN + chunk * 64, kb * kBK);
-#endif
-}
-#endif
 
 __device__ __forceinline__ void cl2_produce(const Cl2GemmParams& p, unsigned smem_a, unsigned smem_b,
                                             unsigned full, unsigned empty, int cm, int cn) {
@@ -320,7 +304,10 @@ __device__ __forceinline__ void cl2_produce(const Cl2GemmParams& p, unsigned sme
       // kL2Rings more rings' worth into the L2 alone: DRAM then stays busy through the previous
       // grid's tail and this grid's release from the wait, longer than one ring lasts.
       const int ahead = min((1 + kL2Rings) * kStages, work.kb_end - work.kb_begin);
-      for (int i = prefetched; i < ahead; ++i) cl2_prefetch_weights(p, work, work.kb_begin + i, cm, cn);
+      for (int i = prefetched; i < ahead; ++i) {  // the weights' share of k-block i, into the L2
+        if (kSwapAB) cl2_load_rows<true>(p, 0, 0, 0, work, work.kb_begin + i, cn, 0);
+        else cl2_load_cols<true>(p, 0, 0, 0, work, work.kb_begin + i, cm, 0);
+      }
 #endif
     }
     cl2_grid_dependency_wait();
