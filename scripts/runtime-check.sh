@@ -10,22 +10,25 @@
 #     the figures come from one run, on one GPU;
 #  2. cl2tune: Runtime.matmul against torch.matmul and its per-call time against bench's per-call
 #     figure for ours on the quickstart shapes (scripts/cl2tune_percall.py), and the model-shaped
-#     demo end to end (scripts/torch_demo.py); both are skipped, saying so, where PyTorch is missing.
+#     demo end to end (scripts/torch_demo.py, its Llama block and its GELU block with biases, each
+#     eager and as CUDA graphs); both are skipped, saying so, where PyTorch is missing.
 # BASE_DB must have been tuned by this commit's templates (the runtime compiles each winner from
 # its template, and refuses one whose template changed since): a database from an older commit
 # fails at the first shape. Without BASE_DB, grid-125 is tuned into $DBS/base-grid125.sqlite first.
 # Prepared on the CPU machine (binaries, libcl2.so and the candidates' cubins in .carry/):
-#   mkdir -p .carry && python3 scripts/torch_demo.py --shapes-out .carry/demo-shapes.json
+#   mkdir -p .carry && for b in llama gelu; do python3 scripts/torch_demo.py --block $b --shapes-out .carry/demo-$b.json; done
 #   scripts/carry-build.sh "--shapes configs/shapes/untuned-sample.json" "--shapes configs/shapes/quickstart.json" \
-#     "--shapes .carry/demo-shapes.json --max-candidates 8" ["--shapes configs/shapes/grid-125.json --max-candidates 8"]
+#     "--shapes .carry/demo-llama.json --l2 rotate" "--shapes .carry/demo-gelu.json --l2 rotate" \
+#     ["--shapes configs/shapes/grid-125.json --max-candidates 8"]
 # then, on the GPU machine:
 #   OUT=/some/folder [DBS=db] [BASE_DB=grid125.sqlite] [QUICK_DB=...] [DEMO_DB=...] \
-#     [MAX_CANDIDATES=24] [BASE_MAX_CANDIDATES=8] [DEMO_MAX_CANDIDATES=8] \
+#     [MAX_CANDIDATES=24] [BASE_MAX_CANDIDATES=8] [DEMO_MAX_CANDIDATES=24] \
 #     [STEPS=direct,direct-nearest,direct-model,percall,demo] \
 #     scripts/runtime-check.sh
 # BASE_DB, QUICK_DB (the quickstart shapes) and DEMO_DB (torch_demo.py's GEMMs) are used as they
 # are where given, else tuned into $DBS (default $OUT) as base-grid125.sqlite, quickstart.sqlite and
-# demo.sqlite; the sample is always tuned, into $DBS/direct.sqlite. tune skips the shapes a
+# demo.sqlite (the demo's GEMMs under --l2 rotate: its layers' weights come from DRAM at every
+# pass); the sample is always tuned, into $DBS/direct.sqlite. tune skips the shapes a
 # database already has winners for, so a run that was stopped resumes where it was: on a lent
 # machine whose $OUT starts empty at each call, give DBS a folder outside it (db/ keeps them) and
 # they are copied into $OUT after each step. MAX_CANDIDATES is tune's --max-candidates for the
@@ -34,8 +37,8 @@
 # per command. Everything goes under $OUT: direct/, direct-nearest/ and direct-model/ (bench's
 # summary.md, bench.csv, run.json, ...), direct-runtime.md, direct-nearest-runtime.md and
 # direct-model-runtime.md (their runtime sections), percall-bench-{before,after}/, percall.md,
-# percall-figures.json, percall-judged.md, torch_demo.log and
-# torch_demo-graphs.log (eager, then each forward pass replayed as a CUDA graph), the databases,
+# percall-figures.json, percall-judged.md, torch_demo-<block>.log and torch_demo-<block>-graphs.log
+# (eager, then each forward pass replayed as a CUDA graph), the databases,
 # *.log, env.txt, and result.txt, to which each run appends its verdicts; tar it whole.
 # Exits 1 when a check failed, 2 on bad input.
 set -uo pipefail
@@ -63,11 +66,11 @@ say() { echo "$*" | tee -a "$result"; }
 has_step() { [[ "$steps" == *",$1,"* ]]; }
 has_torch() { python3 -c 'import torch, sys; sys.exit(0 if torch.cuda.is_available() else 1)' 2>/dev/null; }
 
-# tune SHAPES DB LOG [MAX_CANDIDATES]: resumable; the exit status goes to the log, and a copy of
-# the database to $OUT where it is kept elsewhere.
+# tune SHAPES DB LOG [MAX_CANDIDATES [TUNE OPTION...]]: resumable; the exit status goes to the log,
+# and a copy of the database to $OUT where it is kept elsewhere.
 tune_into() {
   local start=$SECONDS
-  "$tool" tune --shapes "$1" --db "$2" ${4:+--max-candidates "$4"} --watchdog-seconds 10 >> "$OUT/$3" 2>&1
+  "$tool" tune --shapes "$1" --db "$2" ${4:+--max-candidates "$4"} "${@:5}" --watchdog-seconds 10 >> "$OUT/$3" 2>&1
   echo "tune exit $? after $((SECONDS - start)) s" >> "$OUT/$3"
   if [ -f "$2" ] && [ "$(cd "$(dirname "$2")" && pwd)" != "$(cd "$OUT" && pwd)" ]; then cp "$2" "$OUT/"; fi
 }
@@ -184,19 +187,22 @@ if has_step demo; then
     say "acceptance 2 (torch_demo.py): skipped, no PyTorch with CUDA"
   else
     demo_db="${DEMO_DB:-$dbs/demo.sqlite}"
-    if [ -z "${DEMO_DB:-}" ]; then
-      python3 scripts/torch_demo.py --shapes-out "$OUT/demo-shapes.json"
-      tune_into "$OUT/demo-shapes.json" "$demo_db" demo-tune.log "${DEMO_MAX_CANDIDATES:-8}"
-    fi
-    # Eager (the host's cost per call counts), then each forward pass replayed as a CUDA graph.
-    for mode in eager graphs; do
-      log="$OUT/torch_demo$([ $mode = graphs ] && echo -graphs).log"
-      python3 scripts/torch_demo.py --db "$demo_db" $([ $mode = graphs ] && echo --graphs) > "$log" 2>&1
-      demo_status=$?
-      cat "$log"
-      say "acceptance 2 (torch_demo.py, $mode): exit $demo_status; $(grep -c '^tokens' "$log") token counts run"
-      grep '^tokens' "$log" >> "$result"
-      [ "$demo_status" = 0 ] || status=1
+    for block in llama gelu; do
+      if [ -z "${DEMO_DB:-}" ]; then
+        # The demo's weights stream from DRAM at every pass: its GEMMs are tuned as such.
+        python3 scripts/torch_demo.py --block $block --shapes-out "$OUT/demo-$block-shapes.json"
+        tune_into "$OUT/demo-$block-shapes.json" "$demo_db" demo-tune.log "${DEMO_MAX_CANDIDATES:-}" --l2 rotate
+      fi
+      # Eager (the host's cost per call counts), then each forward pass replayed as a CUDA graph.
+      for mode in eager graphs; do
+        log="$OUT/torch_demo-$block$([ $mode = graphs ] && echo -graphs).log"
+        python3 scripts/torch_demo.py --block $block --db "$demo_db" $([ $mode = graphs ] && echo --graphs) > "$log" 2>&1
+        demo_status=$?
+        cat "$log"
+        say "acceptance 2 (torch_demo.py --block $block, $mode): exit $demo_status; $(grep -c '^tokens' "$log") token counts run"
+        grep '^tokens' "$log" >> "$result"
+        [ "$demo_status" = 0 ] || status=1
+      done
     done
   fi
 fi

@@ -1,42 +1,81 @@
 #!/usr/bin/env python3
-"""A model-shaped check of cl2tune (issue 12): a stack of MLP blocks (linear H -> 4H, GELU, linear
-4H -> H) in fp16, run end to end through torch and through libcl2 (Runtime.routed), on the GPU.
+"""A model-shaped check of cl2tune (issue 12): a stack of MLP blocks in fp16, run end to end through
+torch and through libcl2 (Runtime.routed), on the GPU.
 
-    python3 scripts/torch_demo.py --shapes-out mlp.json [--tokens 1,16,256] [--hidden 4096]
-    cuda-l2-tune tune --shapes mlp.json --db mlp.sqlite          # the GEMMs the demo calls
-    PYTHONPATH=python python3 scripts/torch_demo.py --db mlp.sqlite [--layers 8] [--iterations 50] [--graphs]
+    python3 scripts/torch_demo.py --shapes-out mlp.json [--block llama|gelu] [--tokens 1,16,256] [--hidden 4096]
+    cuda-l2-tune tune --shapes mlp.json --db mlp.sqlite --l2 rotate   # the GEMMs the demo calls
+    PYTHONPATH=python python3 scripts/torch_demo.py --db mlp.sqlite [--block ...] [--layers 8] [--graphs]
+
+Blocks: `llama` (the default), the MLP of Llama-family models: gate and up projections H -> I
+without bias, SiLU(gate) * up, a down projection I -> H without bias (I = 11008 for H = 4096, as in
+Llama 2 7B); `gelu`, linear H -> 4H with bias, GELU, linear 4H -> H with bias. libcl2 adds a bias
+with a separate kernel after the GEMM, where torch's cuBLASLt call fuses it, so `gelu` also shows
+what that costs. The layers' weights (2.2 GB in 8 Llama blocks of H = 4096) stream from DRAM at
+every pass, so the GEMMs are tuned under --l2 rotate, and the runtime is opened with
+weights_read_only: no kernel writes a weight, so our kernels may start while the one before them
+finishes (programmatic dependent launch).
 
 Per token count it prints the route libcl2 takes for each GEMM, the largest difference between the
-two outputs (relative to the largest output), and the time per forward pass of each (CUDA events around --iterations passes after a
-warm-up), with the speedup; it exits 1 where the outputs differ beyond fp16 accumulation noise.
-With --graphs each forward pass is captured once into a CUDA graph and replayed, as servers run
-decoding steps: the host's cost per call (Python, torch's dispatch, ctypes) then drops out and the
-GPU time of the kernels decides.
+two outputs (relative to the largest output), and the time per forward pass of each: CUDA events
+around --iterations passes, torch's and libcl2's taken in turn for --rounds rounds after a warm-up,
+the median of each, and the speedup; it exits 1 where the outputs differ beyond fp16 accumulation
+noise. With --graphs each forward pass is captured once into a CUDA graph and replayed, as servers
+run decoding steps: the host's cost per call (Python, torch's dispatch, ctypes) then drops out and
+the GPU time of the kernels decides.
 """
 import argparse
 import json
+import statistics
 import sys
 
+# Llama's rule for its MLP width: 8H/3 rounded up to a multiple of 256 (11008 for H = 4096, 13824
+# for 5120: the weights of configs/shapes/decode.json).
+INTERMEDIATE = {"llama": lambda h: (8 * h + 767) // 768 * 256, "gelu": lambda h: 4 * h}
 
-def gemm_shapes(tokens, hidden):
-    """The TN GEMMs of one block: x (T x H) by W1 (4H x H), then (T x 4H) by W2 (H x 4H)."""
-    return [(tokens, 4 * hidden, hidden), (tokens, hidden, 4 * hidden)]
+
+def gemm_shapes(block, tokens, hidden):
+    """The distinct TN GEMMs of one block: x (T x H) by the up weights (I x H), then the
+    intermediate activations (T x I) by the down weights (H x I). A Llama block's gate projection
+    has the up projection's shape."""
+    inner = INTERMEDIATE[block](hidden)
+    return [(tokens, inner, hidden), (tokens, hidden, inner)]
+
+
+def build_model(torch, block, hidden, layers):
+    inner = INTERMEDIATE[block](hidden)
+    if block == "gelu":
+        blocks = [torch.nn.Sequential(torch.nn.Linear(hidden, inner), torch.nn.GELU(), torch.nn.Linear(inner, hidden))
+                  for _ in range(layers)]
+    else:
+        class LlamaMlp(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.gate = torch.nn.Linear(hidden, inner, bias=False)
+                self.up = torch.nn.Linear(hidden, inner, bias=False)
+                self.down = torch.nn.Linear(inner, hidden, bias=False)
+
+            def forward(self, x):
+                return self.down(torch.nn.functional.silu(self.gate(x)) * self.up(x))
+        blocks = [LlamaMlp() for _ in range(layers)]
+    return torch.nn.Sequential(*blocks).to(device="cuda", dtype=torch.float16).eval()
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--db", help="tuning database or bundle folder for libcl2")
     parser.add_argument("--shapes-out", help="write the demo's GEMMs as a shapes file and stop")
+    parser.add_argument("--block", choices=sorted(INTERMEDIATE), default="llama", help="the MLP block (see above)")
     parser.add_argument("--tokens", default="1,16,256", help="rows of the activations, comma-separated")
     parser.add_argument("--hidden", type=int, default=4096)
     parser.add_argument("--layers", type=int, default=8)
-    parser.add_argument("--iterations", type=int, default=50)
+    parser.add_argument("--iterations", type=int, default=50, help="forward passes between two CUDA events")
+    parser.add_argument("--rounds", type=int, default=5, help="timings of each, taken in turn")
     parser.add_argument("--graphs", action="store_true", help="time CUDA graph replays of each forward pass")
     args = parser.parse_args()
     token_counts = [int(t) for t in args.tokens.split(",")]
 
     if args.shapes_out:
-        shapes = [{"m": m, "n": n, "k": k} for t in token_counts for (m, n, k) in gemm_shapes(t, args.hidden)]
+        shapes = [{"m": m, "n": n, "k": k} for t in token_counts for (m, n, k) in gemm_shapes(args.block, t, args.hidden)]
         with open(args.shapes_out, "w") as out:
             json.dump(shapes, out, indent=1)
         return 0
@@ -47,17 +86,10 @@ def main():
     import cl2tune
 
     torch.manual_seed(0)
-    h = args.hidden
-    layers = [
-        torch.nn.Sequential(torch.nn.Linear(h, 4 * h), torch.nn.GELU(), torch.nn.Linear(4 * h, h))
-        for _ in range(args.layers)
-    ]
-    model = torch.nn.Sequential(*layers).to(device="cuda", dtype=torch.float16).eval()
-    runtime = cl2tune.Runtime(args.db)
+    model = build_model(torch, args.block, args.hidden, args.layers)
+    runtime = cl2tune.Runtime(args.db, weights_read_only=True)
 
     def time_ms(run, x):
-        for _ in range(5):
-            run(x)
         start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
         start.record()
         for _ in range(args.iterations):
@@ -65,6 +97,17 @@ def main():
         end.record()
         torch.cuda.synchronize()
         return start.elapsed_time(end) / args.iterations
+
+    def medians_ms(runs, x):
+        """Each run's median time per pass over --rounds rounds, the runs timed in turn."""
+        for run in runs:
+            for _ in range(5):
+                run(x)
+        samples = [[] for _ in runs]
+        for _ in range(args.rounds):
+            for run, times in zip(runs, samples):
+                times.append(time_ms(run, x))
+        return [statistics.median(times) for times in samples]
 
     def through_runtime(x):
         with runtime.routed():
@@ -83,9 +126,9 @@ def main():
     failed = False
     with torch.no_grad():
         for tokens in token_counts:
-            for m, n, k in gemm_shapes(tokens, h):
+            for m, n, k in gemm_shapes(args.block, tokens, args.hidden):
                 print(f"  {m}x{n}x{k}: {runtime.describe(m, n, k)}")
-            x = torch.rand(tokens, h, device="cuda", dtype=torch.float16) - 0.5
+            x = torch.rand(tokens, args.hidden, device="cuda", dtype=torch.float16) - 0.5
             want = model(x).float()
             # Relative to the output's scale: eight layers carry each GEMM's rounding forward.
             diff = ((through_runtime(x).float() - want).abs().max() / want.abs().max()).item()
@@ -94,7 +137,7 @@ def main():
                 torch_run, ours_run = replayed(model, x), replayed(through_runtime, x)
                 replay_diff = ((ours_run(x).float() - want).abs().max() / want.abs().max()).item()
                 diff = max(diff, replay_diff)
-            torch_ms, ours_ms = time_ms(torch_run, x), time_ms(ours_run, x)
+            torch_ms, ours_ms = medians_ms([torch_run, ours_run], x)
             print(f"tokens {tokens}{' (CUDA graphs)' if args.graphs else ''}: max |diff| {100 * diff:.2f}% of max |y|, "
                   f"torch {torch_ms:.3f} ms, libcl2 {ours_ms:.3f} ms, speedup {torch_ms / ours_ms:.3f}x")
             failed |= not diff < 0.02

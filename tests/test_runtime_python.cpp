@@ -225,15 +225,22 @@ print("ok")
   EXPECT_EQ(r.out, "ok\n");
 }
 
+// The Llama block (the default) is 8H/3 wide rounded up to a multiple of 256, the GELU block 4H.
 TEST(RuntimePython, TorchDemoWritesTheShapesItCalls) {
   cl2_test::ScratchDir dir;
-  const auto r = cl2_test::run_command("python3 " + cl2_test::source_path("scripts/torch_demo.py") +
-                                           " --shapes-out " + dir.file("mlp.json") + " --tokens 1,16 --hidden 64",
-                                       dir);
-  ASSERT_EQ(r.status, 0) << r.err;
-  const auto shapes = nlohmann::json::parse(cl2_test::read_all(dir.file("mlp.json")));
-  EXPECT_EQ(shapes, nlohmann::json::parse(R"([{"m": 1, "n": 256, "k": 64}, {"m": 1, "n": 64, "k": 256},
-                                              {"m": 16, "n": 256, "k": 64}, {"m": 16, "n": 64, "k": 256}])"));
+  const auto shapes_of = [&](const std::string& options) {
+    const auto r = cl2_test::run_command("python3 " + cl2_test::source_path("scripts/torch_demo.py") +
+                                             " --shapes-out " + dir.file("mlp.json") + " --tokens 1,16 --hidden 96" +
+                                             options,
+                                         dir);
+    EXPECT_EQ(r.status, 0) << r.err;
+    return nlohmann::json::parse(cl2_test::read_all(dir.file("mlp.json")));
+  };
+  EXPECT_EQ(shapes_of(""), nlohmann::json::parse(R"([{"m": 1, "n": 256, "k": 96}, {"m": 1, "n": 96, "k": 256},
+                                                     {"m": 16, "n": 256, "k": 96}, {"m": 16, "n": 96, "k": 256}])"));
+  EXPECT_EQ(shapes_of(" --block gelu"),
+            nlohmann::json::parse(R"([{"m": 1, "n": 384, "k": 96}, {"m": 1, "n": 96, "k": 384},
+                                     {"m": 16, "n": 384, "k": 96}, {"m": 16, "n": 96, "k": 384}])"));
 }
 
 TEST(RuntimePython, PerCallCheckNamesABadBenchCsv) {
