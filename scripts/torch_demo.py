@@ -16,12 +16,12 @@ weights_read_only: no kernel writes a weight, so our kernels may start while the
 finishes (programmatic dependent launch).
 
 Per token count it prints the route libcl2 takes for each GEMM, the largest difference between the
-two outputs (relative to the largest output), and the time per forward pass of each: CUDA events
-around --iterations passes, torch's and libcl2's taken in turn for --rounds rounds after a warm-up,
-the median of each, and the speedup; it exits 1 where the outputs differ beyond fp16 accumulation
-noise. With --graphs each forward pass is captured once into a CUDA graph and replayed, as servers
-run decoding steps: the host's cost per call (Python, torch's dispatch, ctypes) then drops out and
-the GPU time of the kernels decides.
+two outputs (relative to the largest output) and how many outputs differ, and the time per
+forward pass of each: CUDA events around --iterations passes, torch's and libcl2's taken in turn
+for --rounds rounds after a warm-up, the median of each, and the speedup; it exits 1 where the
+outputs differ beyond fp16 accumulation noise. With --graphs each forward pass is captured once
+into a CUDA graph and replayed, as servers run decoding steps: the host's cost per call (Python,
+torch's dispatch, ctypes) then drops out and the GPU time of the kernels decides.
 """
 import argparse
 import json
@@ -141,15 +141,20 @@ def main():
                 print(f"tokens {tokens}: torch's output has max |y| = {scale}: nothing to compare against")
                 failed = True
                 continue
+            ours = through_runtime(x).float()
             # Relative to the output's scale: eight layers carry each GEMM's rounding forward.
-            diff = ((through_runtime(x).float() - want).abs().max() / scale).item()
+            diff = ((ours - want).abs().max() / scale).item()
+            # How many outputs differ at all: a routed pass that matched torch bit for bit on
+            # every output would have run torch's kernels, not ours.
+            differing = int((ours != want).sum().item())
             torch_run, ours_run = model, through_runtime
             if args.graphs:
                 torch_run, ours_run = replayed(model, x), replayed(through_runtime, x)
                 replay_diff = ((ours_run(x).float() - want).abs().max() / scale).item()
                 diff = max(diff, replay_diff)
             torch_ms, ours_ms = medians_ms([torch_run, ours_run], x)
-            print(f"tokens {tokens}{' (CUDA graphs)' if args.graphs else ''}: max |diff| {100 * diff:.2f}% of max |y|, "
+            print(f"tokens {tokens}{' (CUDA graphs)' if args.graphs else ''}: max |diff| {100 * diff:.3f}% of max |y| "
+                  f"({differing} of {want.numel()} outputs differ), "
                   f"torch {torch_ms:.3f} ms, libcl2 {ours_ms:.3f} ms, speedup {torch_ms / ours_ms:.3f}x")
             failed |= not diff < 0.02
     return 1 if failed else 0
