@@ -13,26 +13,17 @@ the reference winner's time over the strategy winner's, timed interleaved in one
 Usage: strategy_compare.py REFERENCE_DB STRATEGY_DB [HEAD_TO_HEAD_BENCH_CSV] > comparison.md"""
 import csv
 import math
-import sqlite3
 import sys
+
+from results_db import fail, rows as db_rows
 
 KEY = "m, n, k, layout, accum, l2"
 WITHIN = 0.98
 
 
-def fail(message):
-    print(f"strategy_compare: {message}", file=sys.stderr)
-    sys.exit(2)
-
-
 def winners(path):
-    try:
-        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-        rows = db.execute(f"SELECT {KEY}, time_us, cublaslt_autotune_us, candidates_timed FROM winners").fetchall()
-    except sqlite3.Error as e:
-        fail(f"{path}: cannot read it as a tuning database ({e}); give the databases strategy-check.sh wrote")
     out = {}
-    for row in rows:
+    for row in db_rows(path, f"SELECT {KEY}, time_us, cublaslt_autotune_us, candidates_timed FROM winners"):
         key, ours, lt, timed = row[:6], row[6], row[7], row[8]
         if ours and lt and ours > 0 and lt > 0:
             out[key] = (lt / ours, timed)
@@ -66,7 +57,7 @@ def head_to_head(path):
 
 def main(args):
     if len(args) not in (2, 3):
-        sys.exit("usage: strategy_compare.py REFERENCE_DB STRATEGY_DB [HEAD_TO_HEAD_BENCH_CSV]")
+        fail("usage: strategy_compare.py REFERENCE_DB STRATEGY_DB [HEAD_TO_HEAD_BENCH_CSV]")
     ref, got = winners(args[0]), winners(args[1])
     h2h = head_to_head(args[2]) if len(args) == 3 else {}
     shared = sorted(set(ref) & set(got))
