@@ -21,6 +21,7 @@ struct CalibrateOptions {
   std::string family = "sm90", device;
   std::vector<std::string> space_files;
   double ridge = 1.0;
+  std::size_t first = kDefaultMaxCandidates;
   bool store = false;
 };
 
@@ -52,11 +53,11 @@ std::string quality_row(const std::string& what, const RankingQuality& q) {
 // well each ranks the measured variants, and the factors in the space file's syntax.
 std::string render_calibration(const FamilySpec& family, const DeviceInfo& device,
                                const std::vector<CalibrationSample>& samples, const std::vector<double>& fitted,
-                               double ridge) {
+                               double ridge, std::size_t first) {
   const std::size_t features = family.calibration.size();
   std::vector<double> current;
   for (const auto& f : family.calibration) current.push_back(std::log(f.factor));
-  const RankingQuality all = ranking_quality(samples, fitted);
+  const RankingQuality all = ranking_quality(samples, fitted, first);
   std::string out = fmt::format("{} on {} (sm_{}): {} verified trials, {} shapes (per database) with 3 or more\n\n",
                                 family.name, device.name, device.cc(), samples.size(), all.groups);
   TextTable table({{"factor applies where", Align::Left}, {"trials"}, {"in the space file"}, {"fitted"}});
@@ -68,14 +69,14 @@ std::string render_calibration(const FamilySpec& family, const DeviceInfo& devic
   }
   out += table.plain(2);
   out += fmt::format("\n  how the model ranks each shape's measured variants{:>14} {:>14} {:>11} {:>11}\n",
-                     "Spearman", "top-1 regret", fmt::format("first {}", kDefaultMaxCandidates), "within 2%");
-  out += quality_row("uncalibrated (cost_us alone)", ranking_quality(samples, std::vector<double>(features, 0.0)));
-  out += quality_row("with the space file's factors", ranking_quality(samples, current));
+                     "Spearman", "top-1 regret", fmt::format("first {}", first), "within 2%");
+  out += quality_row("uncalibrated (cost_us alone)", ranking_quality(samples, std::vector<double>(features, 0.0), first));
+  out += quality_row("with the space file's factors", ranking_quality(samples, current, first));
   out += quality_row("with the fitted factors", all);
-  out += quality_row("fitted on half the shapes, judged on the others", cross_validated_quality(samples, features, ridge));
+  out += quality_row("fitted on half the shapes, judged on the others", cross_validated_quality(samples, features, ridge, first));
   out += fmt::format("\n  (top-1 regret: the model's first choice's time over the best measured, geomean over shapes;\n"
                      "  first {0}: the best of the model's first {0} over the best measured, and the shapes where\n"
-                     "  that is within 2%, as a plan of {0} candidates would find them)\n", kDefaultMaxCandidates);
+                     "  that is within 2%, as a plan of {0} candidates would find them)\n", first);
   const double scale = std::exp(fit_log_scale(samples, fitted));
   out += fmt::format("  Scale (measured time over the calibrated estimate, geomean over the trials): {:.3f}, in "
                      "the space file {}\n",
@@ -111,6 +112,11 @@ CommandRunner add_calibrate_command(CLI::App& app) {
   cmd->add_option("--ridge", o->ridge,
                   "Weight that pulls log factors towards 0 (factor 1) where the trials hardly constrain them")
       ->capture_default_str();
+  cmd->add_option("--first", o->first,
+                  "Judge the model by its first N of each shape's measured variants (default tune's "
+                  "--max-candidates; a race times 4x --max-candidates)")
+      ->capture_default_str()
+      ->check(CLI::Range(std::size_t(1), std::size_t(100000)));
   return [o] {
     if (!(o->ridge >= 0)) throw UserError(fmt::format("--ridge {}: must be >= 0", o->ridge));
     std::vector<FamilySpec> extra;
@@ -124,7 +130,7 @@ CommandRunner add_calibrate_command(CLI::App& app) {
       const auto& [device, samples] = entry;
       if (samples.empty()) continue;
       const auto fitted = fit_log_factors(samples, family.calibration.size(), o->ridge);
-      text += render_calibration(family, device, samples, fitted, o->ridge) + "\n";
+      text += render_calibration(family, device, samples, fitted, o->ridge, o->first) + "\n";
       CalibrationRecord fit{device.name, family.name, {}, std::exp(fit_log_scale(samples, fitted)), int(samples.size()),
                             {}};
       for (std::size_t f = 0; f < fitted.size(); ++f) fit.factors.emplace_back(family.calibration[f].text, std::exp(fitted[f]));

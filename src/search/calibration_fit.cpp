@@ -119,7 +119,8 @@ double fit_log_scale(const std::vector<CalibrationSample>& samples, const std::v
   return sum / double(samples.size());
 }
 
-RankingQuality ranking_quality(const std::vector<CalibrationSample>& samples, const std::vector<double>& log_factors) {
+RankingQuality ranking_quality(const std::vector<CalibrationSample>& samples, const std::vector<double>& log_factors,
+                               std::size_t first_n) {
   RankingQuality q;
   double rho_sum = 0, log_regret_sum = 0, log_first_regret_sum = 0;
   for (const auto& [name, members] : by_group(samples)) {
@@ -140,7 +141,7 @@ RankingQuality ranking_quality(const std::vector<CalibrationSample>& samples, co
     std::stable_sort(by_model.begin(), by_model.end(), [&](std::size_t a, std::size_t b) { return model[a] < model[b]; });
     log_regret_sum += measured[by_model.front()] - best;  // the model's first choice
     double best_first = measured[by_model.front()];
-    for (std::size_t i = 1; i < std::min(kDefaultMaxCandidates, by_model.size()); ++i)
+    for (std::size_t i = 1; i < std::min(first_n, by_model.size()); ++i)
       best_first = std::min(best_first, measured[by_model[i]]);
     log_first_regret_sum += best_first - best;
     q.first_within_2pct += best_first - best <= std::log(1.02);
@@ -155,7 +156,7 @@ RankingQuality ranking_quality(const std::vector<CalibrationSample>& samples, co
 }
 
 RankingQuality cross_validated_quality(const std::vector<CalibrationSample>& samples, std::size_t feature_count,
-                                       double ridge) {
+                                       double ridge, std::size_t first_n) {
   std::set<std::string> shapes, halves[2];
   for (const auto& s : samples) shapes.insert(s.shape);
   std::size_t i = 0;
@@ -164,7 +165,7 @@ RankingQuality cross_validated_quality(const std::vector<CalibrationSample>& sam
   double rho_sum = 0, log_regret_sum = 0, log_first_regret_sum = 0;
   for (int held = 0; held < 2; ++held) {
     const auto w = fit_log_factors(subset(samples, halves[1 - held]), feature_count, ridge);
-    const RankingQuality q = ranking_quality(subset(samples, halves[held]), w);
+    const RankingQuality q = ranking_quality(subset(samples, halves[held]), w, first_n);
     rho_sum += q.mean_spearman * double(q.groups);
     log_regret_sum += std::log(q.top1_regret) * double(q.groups);
     log_first_regret_sum += std::log(q.first_regret) * double(q.groups);

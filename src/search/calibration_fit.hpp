@@ -23,8 +23,8 @@ struct RankingQuality {
   std::size_t groups = 0;         // problems with at least three measured variants
   double mean_spearman = 0;       // rank correlation of model and measurement, averaged over them
   double top1_regret = 1;         // geomean of (time of the model's first choice / best time)
-  // Geomean of (best time among the model's first kDefaultMaxCandidates / best time), and the
-  // problems where that is within 2%: how often tune's default plan would hold the best.
+  // Geomean of (best time among the model's first N / best time), and the problems where that is
+  // within 2%: with N = kDefaultMaxCandidates, how often tune's default plan would hold the best.
   double first_regret = 1;
   std::size_t first_within_2pct = 0;
 };
@@ -40,12 +40,14 @@ std::vector<double> fit_log_factors(const std::vector<CalibrationSample>& sample
 // log_factors . features (what is left of the measured time once the factors are applied).
 double fit_log_scale(const std::vector<CalibrationSample>& samples, const std::vector<double>& log_factors);
 
-RankingQuality ranking_quality(const std::vector<CalibrationSample>& samples, const std::vector<double>& log_factors);
+// first_n: the N of RankingQuality's "first N" (a race screens from 4x --max-candidates).
+RankingQuality ranking_quality(const std::vector<CalibrationSample>& samples, const std::vector<double>& log_factors,
+                               std::size_t first_n = kDefaultMaxCandidates);
 
 // Fits on every other shape (in name order, all its groups together) and judges on the rest, then
 // the other way round; the quality of the two held-out halves together. What a fit can be expected
 // to do on shapes it has not seen.
 RankingQuality cross_validated_quality(const std::vector<CalibrationSample>& samples, std::size_t feature_count,
-                                       double ridge);
+                                       double ridge, std::size_t first_n = kDefaultMaxCandidates);
 
 }  // namespace cl2

@@ -46,6 +46,8 @@ ExprVariables config_variables(const FamilySpec& family, const KernelConfig& con
   add_problem_variables(vars, problem);
   device.add_to(vars);
   for (const auto& [name, value] : config.params) vars[name] = value;
+  for (const auto& [name, value] : family.absent)
+    if (!config.params.count(name)) vars[name] = value;
   for (const auto& [name, expr] : family.defines) vars[name] = expr.eval(vars);
   for (const auto& [name, expr] : family.derived) vars[name] = expr.eval(vars);
   return vars;

@@ -46,7 +46,8 @@ struct Candidate {
   double cost_us = 0;
 };
 
-// Problem and device variables every expression may use, plus the config's params and defines.
+// Problem and device variables every expression may use, plus the config's params (one it lacks at
+// the family's `absent` value, where it has one) and defines.
 ExprVariables config_variables(const FamilySpec& family, const KernelConfig& config,
                                const Problem& problem, const DeviceLimits& device);
 

@@ -126,16 +126,25 @@ FamilySpec parse_family_spec(const std::string& json_text, const std::string& so
     for (const auto& name : spec.diversity)
       if (!spec.params.count(name))
         throw UserError(fmt::format("{}: diversity names {}, which is not a parameter", source, name));
+    // `what` names param=value as one of the family's own values, or the file is wrong.
+    auto require_value = [&](const std::string& what, const std::string& param, std::int64_t value) {
+      const auto values = spec.params.find(param);
+      if (values == spec.params.end() ||
+          std::find(values->second.begin(), values->second.end(), value) == values->second.end())
+        throw UserError(
+            fmt::format("{}: {} {}={} is not a value of the family's parameters", source, what, param, value));
+    };
     if (j.contains("twin")) {
       const json& twin = j.at("twin");
       spec.twin = PlanTwin{twin.at("param").get<std::string>(), twin.at("value").get<std::int64_t>(),
                            twin.at("first").get<std::size_t>()};
-      const auto values = spec.params.find(spec.twin->param);
-      if (values == spec.params.end() ||
-          std::find(values->second.begin(), values->second.end(), spec.twin->value) == values->second.end())
-        throw UserError(fmt::format("{}: twin {}={} is not a value of the family's parameters", source,
-                                    spec.twin->param, spec.twin->value));
+      require_value("twin", spec.twin->param, spec.twin->value);
       if (spec.twin->first == 0) throw UserError(fmt::format("{}: twin.first must be at least 1", source));
+    }
+    const json absent = j.value("absent", json::object());
+    for (const auto& [param, value] : absent.items()) {
+      spec.absent[param] = value.get<std::int64_t>();
+      require_value("absent", param, spec.absent[param]);
     }
   } catch (const json::exception& e) {
     throw UserError(fmt::format("{}: not a valid space file: {}", source, e.what()));

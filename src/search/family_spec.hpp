@@ -90,6 +90,10 @@ struct FamilySpec {
   std::vector<std::string> diversity;
   std::vector<std::string> compile_options;                  // extra NVRTC flags
   std::optional<PlanTwin> twin;                              // search/candidates.hpp plan_candidates
+  // Params added to the family after kernels were stored without them: the value such a stored
+  // configuration has (the one its template compiles where CL2_<param> is undefined), so that the
+  // model and the rules can still read it (calibrate over an older database's trials).
+  std::map<std::string, std::int64_t> absent;
 
   bool supports_cc(int cc) const { return cc >= min_cc && cc <= max_cc; }
 };

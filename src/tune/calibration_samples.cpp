@@ -11,10 +11,12 @@ namespace cl2 {
 namespace {
 
 // A kernel tuned by an older version of the family may lack parameters added since (sm90's
-// SPLIT_DSMEM): the family's model cannot cost it, so it is no sample of this family.
+// SPLIT_DSMEM): unless the family says what their absence means (its "absent" values: sm90's PDL),
+// its model cannot cost it, so it is no sample of this family.
 bool names_every_param(const FamilySpec& family, const KernelConfig& config) {
-  return std::all_of(family.params.begin(), family.params.end(),
-                     [&](const auto& param) { return config.params.count(param.first) != 0; });
+  return std::all_of(family.params.begin(), family.params.end(), [&](const auto& param) {
+    return config.params.count(param.first) != 0 || family.absent.count(param.first) != 0;
+  });
 }
 
 }  // namespace
