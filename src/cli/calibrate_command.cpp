@@ -70,10 +70,12 @@ std::string render_calibration(const FamilySpec& family, const DeviceInfo& devic
   out += table.plain(2);
   out += fmt::format("\n  how the model ranks each shape's measured variants{:>14} {:>14} {:>11} {:>11}\n",
                      "Spearman", "top-1 regret", fmt::format("first {}", first), "within 2%");
-  out += quality_row("uncalibrated (cost_us alone)", ranking_quality(samples, std::vector<double>(features, 0.0), first));
+  out += quality_row("uncalibrated (cost_us alone)",
+                     ranking_quality(samples, std::vector<double>(features, 0.0), first));
   out += quality_row("with the space file's factors", ranking_quality(samples, current, first));
   out += quality_row("with the fitted factors", all);
-  out += quality_row("fitted on half the shapes, judged on the others", cross_validated_quality(samples, features, ridge, first));
+  out += quality_row("fitted on half the shapes, judged on the others",
+                     cross_validated_quality(samples, features, ridge, first));
   out += fmt::format("\n  (top-1 regret: the model's first choice's time over the best measured, geomean over shapes;\n"
                      "  first {0}: the best of the model's first {0} over the best measured, and the shapes where\n"
                      "  that is within 2%, as a plan of {0} candidates would find them)\n", first);
