@@ -120,9 +120,11 @@ def wall_us(torch, call, max_calls):
 def graph_us(torch, cl2tune, call, estimate_us):
     """Per call, the median of seven replays of a CUDA graph of calls captured once
     (cl2tune.capture_graph): as many calls as fill about 2 ms, at most 200, as bench does. The
-    replays are timed after WARM_UP_MS of them back to back: bench times a shape's providers in
-    turn for about a second, so a GPU-bound kernel runs there at the clock its power cap settles
-    to, not at the higher one of a short burst after an idle host gap."""
+    replays are timed after about WARM_UP_MS of them back to back: bench times a shape's providers
+    in turn for about a second, so a GPU-bound kernel runs there at the clock its power cap settles
+    to, not at the higher one of a short burst after an idle host gap. (The count comes from the
+    eager per-call estimate, which overstates a host-bound call's GPU time: such a shape warms up
+    for less, and its clock does not decide its time.)"""
     copies = int(min(200, max(1, 2000.0 / max(estimate_us, 1.0))))
     graph, _ = cl2tune.capture_graph(lambda: [call() for _ in range(copies)])
     graph.replay()  # the first replay uploads the graph
