@@ -80,16 +80,13 @@ for keywords in ({}, {"first_call_timing": False}, {"first_call_timing": False, 
   EXPECT_EQ(r.out, "CL2_ERROR_INVALID_ARGUMENT\nCL2_ERROR_BAD_INPUT_FILE\nCL2_ERROR_BAD_INPUT_FILE\n");
 }
 
-// cl2tune.matmul's glue, on any machine: a stand-in for PyTorch (tensors with shapes, strides,
-// pointers and a device) and for libcl2 (recording the cl2_gemm_args of its calls) show what
-// reaches cl2_gemm: an nn.Linear weight seen transposed goes as TN with its row stride, a row-major
-// B as NN, an out= tensor as C with its row stride, the current stream comes from PyTorch's raw
-// accessor of the tensors' device, and tensors on two devices or an out= of the wrong shape or
-// strides are refused before anything is called.
-TEST(RuntimePython, MatmulHandsTheTensorsLayoutAndCurrentStreamToTheLibrary) {
-  cl2_test::ScratchDir dir;
-  if (!python_has(dir, "ctypes")) GTEST_SKIP() << "no python3 with ctypes";
-  std::filesystem::create_directories(dir.path() / "standin" / "torch");
+namespace {
+
+// A stand-in for PyTorch under `dir`/standin (put first on sys.path): tensors that carry a shape,
+// strides, a data pointer and a device, the raw current-stream accessor, and
+// torch.nn.functional.linear and Tensor.add_ that print what they were given.
+void write_standin_torch(const cl2_test::ScratchDir& dir) {
+  std::filesystem::create_directories(dir.path() / "standin" / "torch" / "nn");
   dir.write("standin/torch/__init__.py", R"(
 float16 = "float16"
 class _C:
@@ -110,9 +107,35 @@ class Tensor:
     def stride(self, i): return self.strides[i]
     def data_ptr(self): return self.ptr
     def t(self): return Tensor(self.shape[::-1], self.strides[::-1], self.ptr, self.device)
+    def add_(self, other):
+        print("add_", other.ptr, "to", self.ptr)
+        return self
 def empty(shape, dtype, device):
     return Tensor(tuple(shape), (shape[1], 1), 7777, device)
+def matmul(a, b):
+    raise AssertionError("torch.matmul called")
+from . import nn
 )");
+  dir.write("standin/torch/nn/__init__.py", "from . import functional\n");
+  dir.write("standin/torch/nn/functional.py", R"(
+def linear(x, weight, bias=None):
+    print("torch linear", x.shape, weight.shape, bias.ptr if bias is not None else None)
+    return x
+)");
+}
+
+}  // namespace
+
+// cl2tune.matmul's glue, on any machine: a stand-in for PyTorch (tensors with shapes, strides,
+// pointers and a device) and for libcl2 (recording the cl2_gemm_args of its calls) show what
+// reaches cl2_gemm: an nn.Linear weight seen transposed goes as TN with its row stride, a row-major
+// B as NN, an out= tensor as C with its row stride, the current stream comes from PyTorch's raw
+// accessor of the tensors' device, and tensors on two devices or an out= of the wrong shape or
+// strides are refused before anything is called.
+TEST(RuntimePython, MatmulHandsTheTensorsLayoutAndCurrentStreamToTheLibrary) {
+  cl2_test::ScratchDir dir;
+  if (!python_has(dir, "ctypes")) GTEST_SKIP() << "no python3 with ctypes";
+  write_standin_torch(dir);
   const auto r = run_python(dir, R"(
 import sys
 sys.path.insert(0, ")" + dir.file("standin") + R"(")
@@ -158,6 +181,51 @@ for call in calls:
             "(0, 0, 64, 256, 128, 100, 128, 200, 136, 500, 272, 1001)\n");
 }
 
+// Runtime.routed(): F.linear goes through cl2_gemm, its bias added after our kernel; with a bias,
+// a shape that cl2_describe says goes to cuBLASLt stays with torch's F.linear (whose cuBLASLt call
+// fuses the bias), asked once per shape.
+TEST(RuntimePython, LinearWithABiasStaysWithTorchWhereTheLibraryWouldRunIt) {
+  cl2_test::ScratchDir dir;
+  if (!python_has(dir, "ctypes")) GTEST_SKIP() << "no python3 with ctypes";
+  write_standin_torch(dir);
+  const auto r = run_python(dir, R"(
+import sys
+sys.path.insert(0, ")" + dir.file("standin") + R"(")
+import ctypes, cl2tune, torch
+class Library:
+    def cl2_gemm_packed(self, address):
+        print("cl2_gemm", cl2tune._GEMM_ARGS.unpack(ctypes.string_at(address, cl2tune._GEMM_ARGS.size))[3:6])
+        return 0
+    def cl2_describe(self, handle, layout, accum, m, n, k, text, size):
+        print("describe", m, n, k)
+        route = b"cublaslt recorded: algo 66" if n == 512 else b"ours exact: sm90 BM=128"
+        ctypes.memmove(text, route, len(route) + 1)
+        return 0
+    def cl2_close(self, handle):
+        pass
+cl2tune._library = lambda: Library()
+rt = object.__new__(cl2tune.Runtime)
+rt._handle = ctypes.c_void_p(4242)
+x = torch.Tensor((64, 128), (128, 1), 100, 1)
+bias = torch.Tensor((512,), (1,), 900, 1)
+with rt.routed():
+    for rows in (256, 512, 512):
+        for b in (None, bias):
+            torch.nn.functional.linear(x, torch.Tensor((rows, 128), (128, 1), 200, 1), b)
+)");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out,
+            "cl2_gemm (64, 256, 128)\n"
+            "describe 64 256 128\n"
+            "cl2_gemm (64, 256, 128)\n"
+            "add_ 900 to 7777\n"
+            "cl2_gemm (64, 512, 128)\n"
+            "describe 64 512 128\n"
+            "torch linear (64, 128) (512, 128) 900\n"
+            "cl2_gemm (64, 512, 128)\n"
+            "torch linear (64, 128) (512, 128) 900\n");
+}
+
 namespace {
 
 // A bundle tuned on no GPU, written to `dir`/b: the runtime takes cuBLASLt for every call (with a
@@ -192,9 +260,12 @@ for m, n, k in [(1, 4096, 4096), (777, 512, 4096), (64, 12288, 64)]:
         padded = torch.zeros(m, n + 8, device="cuda", dtype=torch.float16)
         rt.matmul(a, b, out=padded[:, :n])
         assert torch.equal(padded[:, :n], got) and not padded[:, n:].any(), (m, n, k)
+    bias = torch.rand(n, device="cuda", dtype=torch.float16) - 0.5
     with rt.routed():
         y = torch.nn.functional.linear(a, w)
+        y_bias = torch.nn.functional.linear(a, w, bias)
     assert (y.float() - a.float() @ w.float().t()).abs().max().item() < 0.05 * k ** 0.5 / 8
+    assert (y_bias.float() - a.float() @ w.float().t() - bias.float()).abs().max().item() < 0.05 * k ** 0.5 / 8
 print("ok")
 )"));
   ASSERT_EQ(r.status, 0) << r.err;

@@ -157,6 +157,14 @@ class Runtime:
                                        m, n, k, text, len(text)))
         return text.value.decode()
 
+    def _goes_to_library(self, m, k, n):
+        """Whether libcl2 sends an M x K by (N x K)^T product (F.linear's, fp32 accumulation) to
+        cuBLASLt; asked once per shape, from cl2_describe."""
+        routes = self.__dict__.setdefault("_library_routes", {})
+        if (m, k, n) not in routes:
+            routes[(m, k, n)] = self.describe(m, n, k).startswith("cublaslt")
+        return routes[(m, k, n)]
+
     def matmul(self, a, b, accum="f32", out=None):
         """a @ b for 2-D fp16 CUDA tensors, on the current stream; b may be a transposed weight.
         out: an (M, N) fp16 tensor on a's device with contiguous rows (stride(1) == 1, any row
@@ -200,7 +208,9 @@ class Runtime:
 
     @contextlib.contextmanager
     def routed(self):
-        """Routes 2-D fp16 CUDA torch.matmul and torch.nn.functional.linear through the runtime."""
+        """Routes 2-D fp16 CUDA torch.matmul and torch.nn.functional.linear through the runtime. An
+        F.linear with a bias at a shape that libcl2 sends to cuBLASLt is left to torch, whose
+        cuBLASLt call fuses the bias; elsewhere the bias is added after our kernel."""
         import torch
         import torch.nn.functional as F
 
@@ -216,7 +226,9 @@ class Runtime:
             return self.matmul(a, b)
 
         def routed_linear(x, weight, bias=None):
-            if not takes(x, weight):
+            # With a bias, a shape that libcl2 sends to cuBLASLt anyway stays with torch, whose
+            # cuBLASLt call adds the bias in its epilogue; after our kernels a second kernel adds it.
+            if not takes(x, weight) or (bias is not None and self._goes_to_library(*x.shape, weight.shape[0])):
                 return linear(x, weight, bias)
             y = self.matmul(x, weight.t())
             return y if bias is None else y.add_(bias)
