@@ -41,9 +41,6 @@ TOLERANCE_ULPS = 4 * 2.0 ** -11
 TOLERANCE_FLOOR = 1e-3
 WITHIN_US = 2.0
 RUN_US = 20000.0
-# GPU time before a graph's timed replays (graph_us): long enough for the clock to settle at the
-# power cap, which takes a few hundred milliseconds of back-to-back work (scripts/power-probe.py).
-WARM_UP_MS = 500.0
 
 
 def fail(message):
@@ -119,17 +116,10 @@ def wall_us(torch, call, max_calls):
 
 def graph_us(torch, cl2tune, call, estimate_us):
     """Per call, the median of seven replays of a CUDA graph of calls captured once
-    (cl2tune.capture_graph): as many calls as fill about 2 ms, at most 200, as bench does. The
-    replays are timed after about WARM_UP_MS of them back to back: bench times a shape's providers
-    in turn for about a second, so a GPU-bound kernel runs there at the clock its power cap settles
-    to, not at the higher one of a short burst after an idle host gap. (The count comes from the
-    eager per-call estimate, which overstates a host-bound call's GPU time: such a shape warms up
-    for less, and its clock does not decide its time.)"""
+    (cl2tune.capture_graph): as many calls as fill about 2 ms, at most 200, as bench does."""
     copies = int(min(200, max(1, 2000.0 / max(estimate_us, 1.0))))
     graph, _ = cl2tune.capture_graph(lambda: [call() for _ in range(copies)])
     graph.replay()  # the first replay uploads the graph
-    for _ in range(int(WARM_UP_MS * 1000.0 / max(estimate_us * copies, 1.0))):
-        graph.replay()
     samples = []
     for _ in range(7):
         start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
