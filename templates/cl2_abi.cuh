@@ -25,6 +25,9 @@ struct Cl2GemmParams {
   int split_k;       // K is cut into this many slices, reduced through the workspace (1 = none)
   int raster_group;  // tiles are visited in groups of this many tile rows (L2 reuse); >= 1
   int reserved;
+  // Kernels compiled with CL2_BIAS: N values added to every row of C (F.linear's bias). After
+  // every other field, so that kernels compiled before it read the rest where they always did.
+  const unsigned short* bias;
 };
 
 #endif  // CL2_ABI_CUH

@@ -25,6 +25,11 @@ __device__ __forceinline__ void cl2_unpack_half2(unsigned packed, float& lo, flo
   hi = cl2_half_to_float((unsigned short)(packed >> 16));
 }
 
+// What a bias adds to C's column col: bias[col], nothing past N (a tile's columns beyond C).
+__device__ __forceinline__ float cl2_bias_at(const Cl2GemmParams& p, int col) {
+  return col < p.n ? cl2_half_to_float(p.bias[col]) : 0.f;
+}
+
 struct Cl2Tile {
   int m, n;  // tile coordinates (row block, column block)
 };

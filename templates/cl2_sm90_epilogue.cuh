@@ -16,21 +16,27 @@ __device__ __forceinline__ void cl2_pair(const Cl2Acc (&acc)[CL2_WG_REGS], int j
 #endif
 }
 
-// Calls visit(row, col, lo, hi) for every pair of adjacent columns a consumer holds, rows and
-// columns counted from the consumer's first row of the tile.
+// Calls visit(s, j, h, row, col) for every pair of adjacent columns a consumer holds (slice s,
+// 8-column block j, half h), rows and columns counted from the consumer's first row of the tile.
 template <typename Visit>
-__device__ __forceinline__ void cl2_for_each_pair(const Cl2Acc (&acc)[kSlices][CL2_WG_REGS], int warp, int lane,
-                                                  Visit visit) {
+__device__ __forceinline__ void cl2_for_each_pair_slot(int warp, int lane, Visit visit) {
 #pragma unroll
   for (int s = 0; s < kSlices; ++s)
 #pragma unroll
     for (int j = 0; j < kBN / 8; ++j)
 #pragma unroll
-      for (int h = 0; h < 2; ++h) {
-        float lo, hi;
-        cl2_pair(acc[s], j, h, lo, hi);
-        visit(s * 64 + warp * 16 + lane / 4 + 8 * h, 8 * j + 2 * (lane % 4), lo, hi);
-      }
+      for (int h = 0; h < 2; ++h) visit(s, j, h, s * 64 + warp * 16 + lane / 4 + 8 * h, 8 * j + 2 * (lane % 4));
+}
+
+// Calls visit(row, col, lo, hi) for every pair of adjacent columns a consumer holds.
+template <typename Visit>
+__device__ __forceinline__ void cl2_for_each_pair(const Cl2Acc (&acc)[kSlices][CL2_WG_REGS], int warp, int lane,
+                                                  Visit visit) {
+  cl2_for_each_pair_slot(warp, lane, [&](int s, int j, int h, int row, int col) {
+    float lo, hi;
+    cl2_pair(acc[s], j, h, lo, hi);
+    visit(row, col, lo, hi);
+  });
 }
 
 __device__ __forceinline__ unsigned cl2_pair_half2(const Cl2Acc (&acc)[CL2_WG_REGS], int j, int h) {
@@ -59,6 +65,18 @@ __device__ __forceinline__ void cl2_acc_add_bits(Cl2Acc& acc, unsigned bits) {
 }
 
 __device__ __forceinline__ void cl2_acc_add(Cl2Acc& acc, Cl2Acc other) { cl2_acc_add_bits(acc, cl2_acc_bits(other)); }
+
+#if CL2_BIAS
+// Adds lo and hi to the pair cl2_pair reads, in the accumulator's precision.
+__device__ __forceinline__ void cl2_pair_add(Cl2Acc (&acc)[CL2_WG_REGS], int j, int h, float lo, float hi) {
+#if CL2_ACCUM_F16
+  cl2_acc_add_bits(acc[2 * j + h], cl2_pack_half2(lo, hi));
+#else
+  acc[4 * j + 2 * h] += lo;
+  acc[4 * j + 2 * h + 1] += hi;
+#endif
+}
+#endif
 
 // ---- partial sums in fragment order --------------------------------------------------------------
 // Registers 4i..4i+3 of slice s of thread t sit at 16-byte unit (s * CL2_WG_REGS + i) / 4 * 128 + t:
@@ -178,6 +196,24 @@ __device__ __forceinline__ bool cl2_streamk_join(const Cl2GemmParams& p, Cl2Acc 
     });
   }
   return true;
+}
+#endif
+
+// ---- bias ---------------------------------------------------------------------------------------
+#if CL2_BIAS
+// Adds bias[n] to every element of C's column n: a tile column, or with SWAP_AB (the tile holds C
+// transposed) a tile row. In the accumulators, before any store, so that every way of writing C
+// (and split-K's partials, where slice 0 alone adds it) carries it.
+__device__ __forceinline__ void cl2_add_bias(const Cl2GemmParams& p, Cl2Acc (&acc)[kSlices][CL2_WG_REGS], int row0,
+                                             int col0, int warp, int lane) {
+  cl2_for_each_pair_slot(warp, lane, [&](int s, int j, int h, int row, int col) {
+#if CL2_SWAP_AB
+    const float value = cl2_bias_at(p, row0 + row);
+    cl2_pair_add(acc[s], j, h, value, value);
+#else
+    cl2_pair_add(acc[s], j, h, cl2_bias_at(p, col0 + col), cl2_bias_at(p, col0 + col + 1));
+#endif
+  });
 }
 #endif
 

@@ -177,6 +177,18 @@ __device__ __forceinline__ unsigned cl2_sm80_packed(const Acc& acc, int mi, int 
 #endif
 }
 
+#if CL2_BIAS
+// Adds v0 and v1 to row pair h of mma tile (mi, ni), in the accumulator's precision.
+__device__ __forceinline__ void cl2_sm80_add(Acc& acc, int mi, int ni, int h, float v0, float v1) {
+#if CL2_ACCUM_F16
+  asm("add.rn.f16x2 %0, %0, %1;" : "+r"(acc[mi][ni][h]) : "r"(cl2_pack_half2(v0, v1)));
+#else
+  acc[mi][ni][2 * h] += v0;
+  acc[mi][ni][2 * h + 1] += v1;
+#endif
+}
+#endif
+
 // C[row][col], C[row][col + 1] = packed (low half first), each only where inside M x N; one
 // 4-byte store where both are inside and the address allows it.
 __device__ __forceinline__ void cl2_sm80_store_pair(const Cl2GemmParams& p, int row, int col,
@@ -327,6 +339,17 @@ extern "C" __global__ void __launch_bounds__(cl2_sm80::THREADS, 1)
   // Accumulator (mi, ni, h) covers tile row wm*WM + 16mi + 8h + g, columns wn*WN + 8ni + 2t + {0,1}.
   const int lrow = wm * WM + (lane >> 2);
   const int lcol = wn * WN + (lane & 3) * 2;
+#if CL2_BIAS
+  // bias[n] joins C's column n once: in slice 0, before split-K stores the partials it sums.
+  if (slice == 0)
+#pragma unroll
+    for (int mi = 0; mi < MI; ++mi)
+#pragma unroll
+      for (int ni = 0; ni < NI; ++ni)
+#pragma unroll
+        for (int h = 0; h < 2; ++h)
+          cl2_sm80_add(acc, mi, ni, h, cl2_bias_at(p, n0 + lcol + ni * 8), cl2_bias_at(p, n0 + lcol + ni * 8 + 1));
+#endif
 
   if (p.split_k == 1) {
 #pragma unroll

@@ -453,6 +453,11 @@ __device__ __forceinline__ void cl2_consume(const Cl2GemmParams& p, unsigned sme
 #if CL2_STREAM_K
     if (!cl2_streamk_join(p, acc, work, kWgSplitK ? 0 : consumer, thread)) continue;  // the owner writes it
 #endif
+#if CL2_BIAS
+    // Once per tile: split-K's slice 0 (the others' partials are added to its own), stream-K's owner.
+    if (work.slice == 0)
+      cl2_add_bias(p, acc, work.tile_m * kBM + (kWholeTile ? 0 : consumer * kWgRows), work.tile_n * kBN, warp, lane);
+#endif
 #if CL2_SPLITK
     cl2_store_split(p, acc, work, smem_a, consumer, thread, warp, lane);
 #else

@@ -144,8 +144,8 @@ std::pair<std::string, int> sass_of(const std::string& cuobjdump, const std::str
 // Compiles one sample on its own (ctest runs each test in its own process, so the SASS test
 // must not pay for the whole sample).
 CompiledKernel compile_one(const TempDir& dir, const std::string& arch, Layout layout, Accum accum,
-                           const Sample& s) {
-  const CompileJob job{generate_source(sm80(), config_of(s), layout, accum),
+                           const Sample& s, Epilogue epilogue = Epilogue::Plain) {
+  const CompileJob job{generate_source(sm80(), config_of(s), layout, accum, epilogue),
                        compile_options(sm80(), arch), arch};
   return KernelCompiler(dir.path.string()).compile(job);
 }
@@ -219,4 +219,27 @@ TEST(Sm80Compile, SassHoldsTensorCoreLdmatrixAndAsyncCopies) {
   const auto [sass, status] = sass_of(cuobjdump, f16.cubin_path);
   ASSERT_EQ(status, 0) << sass.substr(0, 2000);
   EXPECT_NE(sass.find("HMMA.16816.F16"), std::string::npos);
+}
+
+// libcl2 runs a winner's bias twin (Epilogue::Bias) for a call with a bias: it compiles without
+// spilling for both layouts and accumulators, and reads the bias (16-bit global loads, which the
+// tuned kernel has none of) before the stores and split-K's partials.
+TEST(Sm80Compile, BiasTwinsCompileAndReadTheBias) {
+  const std::string cuobjdump = find_cuobjdump();
+  const TempDir dir;
+  for (Layout layout : {Layout::TN, Layout::NN})
+    for (Accum accum : {Accum::F32, Accum::F16}) {
+      SCOPED_TRACE(std::string(to_string(layout)) + " " + std::string(to_string(accum)));
+      const CompiledKernel plain = compile_one(dir, "sm_90a", layout, accum, kSamples[0]);
+      const CompiledKernel twin = compile_one(dir, "sm_90a", layout, accum, kSamples[0], Epilogue::Bias);
+      ASSERT_TRUE(plain.ok) << plain.log;
+      ASSERT_TRUE(twin.ok) << twin.log;
+      EXPECT_EQ(twin.report.rejection(), "") << twin.log;
+      if (cuobjdump.empty()) continue;
+      const auto [plain_sass, plain_status] = sass_of(cuobjdump, plain.cubin_path);
+      const auto [twin_sass, twin_status] = sass_of(cuobjdump, twin.cubin_path);
+      if (twin_status != 0) continue;  // no nvdisasm: the SASS test above says so
+      EXPECT_EQ(plain_sass.find("LDG.E.U16"), std::string::npos);
+      EXPECT_NE(twin_sass.find("LDG.E.U16"), std::string::npos);
+    }
 }

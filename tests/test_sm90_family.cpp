@@ -47,6 +47,16 @@ std::string sass_of(const std::string& cubin) {
   return pclose(pipe) == 0 ? text : "";  // e.g. no nvdisasm beside cuobjdump
 }
 
+// An sm90 configuration, its features in the order the samples below list them.
+std::map<std::string, std::int64_t> sample_params(int bm, int bn, int stages, int consumers, int chains, int pingpong,
+                                                  int ksplit, int cm, int cn, int epi, int split, int stream_k = 0,
+                                                  int swap = 0, int pair = 0, int dsmem = 0, int pdl = 0) {
+  return {{"BM", bm},           {"BN", bn},          {"STAGES", stages},  {"CONSUMERS", consumers}, {"ACC_CHAINS", chains},
+          {"PINGPONG", pingpong}, {"WG_KSPLIT", ksplit}, {"CLUSTER_M", cm}, {"CLUSTER_N", cn},
+          {"EPI_TMA", epi},     {"PERSISTENT", stream_k ? 0 : 1}, {"SPLIT_K", split}, {"STREAM_K", stream_k},
+          {"SWAP_AB", swap},    {"KB_PAIR", pair},   {"SPLIT_DSMEM", dsmem}, {"PDL", pdl}, {"RASTER", 8}};
+}
+
 }  // namespace
 
 TEST(Sm90Space, EveryCandidateKeepsTheRules) {
@@ -438,37 +448,29 @@ TEST(Sm90Compile, SassHoldsHgmmaAndTmaAcrossTheFeatures) {
     Layout layout;
     Accum accum;
   };
-  auto params = [](int bm, int bn, int stages, int consumers, int chains, int pingpong, int ksplit, int cm, int cn,
-                   int epi, int split, int stream_k = 0, int swap = 0, int pair = 0, int dsmem = 0, int pdl = 0) {
-    return std::map<std::string, std::int64_t>{
-        {"BM", bm},           {"BN", bn},          {"STAGES", stages},  {"CONSUMERS", consumers}, {"ACC_CHAINS", chains},
-        {"PINGPONG", pingpong}, {"WG_KSPLIT", ksplit}, {"CLUSTER_M", cm}, {"CLUSTER_N", cn},
-        {"EPI_TMA", epi},     {"PERSISTENT", stream_k ? 0 : 1}, {"SPLIT_K", split}, {"STREAM_K", stream_k},
-        {"SWAP_AB", swap},    {"KB_PAIR", pair},   {"SPLIT_DSMEM", dsmem}, {"PDL", pdl}, {"RASTER", 8}};
-  };
   const std::vector<std::pair<Sample, bool>> samples = {  // with whether the SASS multicasts
-      {{params(128, 256, 4, 2, 1, 0, 0, 2, 1, 1, 1), Layout::TN, Accum::F32}, true},   // cooperative, B multicast, TMA store
-      {{params(64, 128, 8, 2, 2, 1, 0, 1, 2, 1, 1), Layout::NN, Accum::F32}, true},    // ping-pong, 2 chains, N-major B, A multicast
-      {{params(64, 96, 12, 1, 2, 0, 0, 1, 1, 0, 4), Layout::TN, Accum::F16}, false},   // decode tile, 2 chains, split-K, fp16
-      {{params(64, 48, 14, 2, 1, 0, 1, 2, 2, 0, 3), Layout::TN, Accum::F32}, true},    // WG_KSPLIT, 2x2 cluster, split-K
-      {{params(128, 128, 6, 2, 1, 0, 1, 1, 1, 1, 1), Layout::NN, Accum::F16}, false},  // WG_KSPLIT, fp16 exchange, TMA store
-      {{params(256, 128, 3, 2, 1, 0, 0, 1, 2, 2, 1), Layout::TN, Accum::F32}, true},   // whole-tile TMA store, A multicast
-      {{params(128, 256, 3, 2, 1, 0, 0, 1, 1, 2, 1, 1), Layout::TN, Accum::F32}, false},  // stream-K, whole-tile store
-      {{params(64, 64, 12, 2, 2, 0, 1, 1, 1, 0, 1, 1), Layout::NN, Accum::F16}, false},   // stream-K after WG_KSPLIT
-      {{params(128, 96, 6, 2, 1, 0, 0, 1, 4, 1, 1), Layout::TN, Accum::F32}, true},     // TMA store in 32-column chunks
-      {{params(64, 72, 8, 1, 1, 0, 0, 1, 1, 2, 1), Layout::TN, Accum::F32}, false},    // whole tile in 8-column chunks
-      {{params(192, 32, 7, 1, 2, 0, 0, 1, 2, 1, 1, 0, 1), Layout::TN, Accum::F32}, true},  // swapped, 192 rows, B multicast
-      {{params(64, 16, 16, 1, 1, 0, 0, 1, 1, 0, 4, 0, 1), Layout::TN, Accum::F16}, false},  // swapped, narrow, split-K, fp16
-      {{params(64, 8, 11, 1, 1, 0, 0, 1, 1, 0, 1, 0, 0, 1), Layout::TN, Accum::F32}, false},  // k-block pairs, narrow
-      {{params(64, 32, 8, 1, 2, 0, 0, 1, 2, 1, 1, 0, 1, 1), Layout::TN, Accum::F32}, true},   // pairs, swapped, 1x2 multicast
-      {{params(64, 64, 8, 1, 1, 0, 0, 1, 1, 0, 8, 0, 0, 1, 1), Layout::TN, Accum::F32}, false},  // split-K through DSMEM, pairs
-      {{params(128, 8, 3, 1, 1, 0, 0, 1, 1, 0, 1, 0, 1, 2), Layout::TN, Accum::F32}, false},     // swapped, 4 atoms a box
-      {{params(64, 8, 3, 1, 1, 0, 0, 1, 1, 0, 2, 0, 1, 3, 1), Layout::TN, Accum::F32}, false},   // 8 atoms a box, DSMEM split
-      {{params(64, 32, 12, 2, 1, 0, 1, 1, 1, 0, 4, 0, 1, 0, 1), Layout::TN, Accum::F16}, false}, // DSMEM, swapped, WG_KSPLIT
-      {{params(64, 8, 10, 1, 1, 0, 0, 1, 1, 0, 1, 0, 1, 1, 0, 1), Layout::TN, Accum::F32}, false},  // PDL, swapped decode
-      {{params(128, 64, 6, 2, 1, 0, 0, 2, 1, 0, 2, 0, 0, 0, 0, 1), Layout::TN, Accum::F32}, true},   // PDL, multicast, split-K
-      {{params(128, 8, 10, 1, 1, 0, 0, 1, 1, 0, 2, 0, 1, 1, 1, 2), Layout::TN, Accum::F32}, false},  // + a ring to L2, 3-D
-      {{params(64, 128, 8, 1, 1, 0, 0, 2, 1, 0, 1, 0, 0, 0, 0, 3), Layout::NN, Accum::F32}, true},   // + 2 rings, N-major B
+      {{sample_params(128, 256, 4, 2, 1, 0, 0, 2, 1, 1, 1), Layout::TN, Accum::F32}, true},   // cooperative, B multicast, TMA store
+      {{sample_params(64, 128, 8, 2, 2, 1, 0, 1, 2, 1, 1), Layout::NN, Accum::F32}, true},    // ping-pong, 2 chains, N-major B, A multicast
+      {{sample_params(64, 96, 12, 1, 2, 0, 0, 1, 1, 0, 4), Layout::TN, Accum::F16}, false},   // decode tile, 2 chains, split-K, fp16
+      {{sample_params(64, 48, 14, 2, 1, 0, 1, 2, 2, 0, 3), Layout::TN, Accum::F32}, true},    // WG_KSPLIT, 2x2 cluster, split-K
+      {{sample_params(128, 128, 6, 2, 1, 0, 1, 1, 1, 1, 1), Layout::NN, Accum::F16}, false},  // WG_KSPLIT, fp16 exchange, TMA store
+      {{sample_params(256, 128, 3, 2, 1, 0, 0, 1, 2, 2, 1), Layout::TN, Accum::F32}, true},   // whole-tile TMA store, A multicast
+      {{sample_params(128, 256, 3, 2, 1, 0, 0, 1, 1, 2, 1, 1), Layout::TN, Accum::F32}, false},  // stream-K, whole-tile store
+      {{sample_params(64, 64, 12, 2, 2, 0, 1, 1, 1, 0, 1, 1), Layout::NN, Accum::F16}, false},   // stream-K after WG_KSPLIT
+      {{sample_params(128, 96, 6, 2, 1, 0, 0, 1, 4, 1, 1), Layout::TN, Accum::F32}, true},     // TMA store in 32-column chunks
+      {{sample_params(64, 72, 8, 1, 1, 0, 0, 1, 1, 2, 1), Layout::TN, Accum::F32}, false},    // whole tile in 8-column chunks
+      {{sample_params(192, 32, 7, 1, 2, 0, 0, 1, 2, 1, 1, 0, 1), Layout::TN, Accum::F32}, true},  // swapped, 192 rows, B multicast
+      {{sample_params(64, 16, 16, 1, 1, 0, 0, 1, 1, 0, 4, 0, 1), Layout::TN, Accum::F16}, false},  // swapped, narrow, split-K, fp16
+      {{sample_params(64, 8, 11, 1, 1, 0, 0, 1, 1, 0, 1, 0, 0, 1), Layout::TN, Accum::F32}, false},  // k-block pairs, narrow
+      {{sample_params(64, 32, 8, 1, 2, 0, 0, 1, 2, 1, 1, 0, 1, 1), Layout::TN, Accum::F32}, true},   // pairs, swapped, 1x2 multicast
+      {{sample_params(64, 64, 8, 1, 1, 0, 0, 1, 1, 0, 8, 0, 0, 1, 1), Layout::TN, Accum::F32}, false},  // split-K through DSMEM, pairs
+      {{sample_params(128, 8, 3, 1, 1, 0, 0, 1, 1, 0, 1, 0, 1, 2), Layout::TN, Accum::F32}, false},     // swapped, 4 atoms a box
+      {{sample_params(64, 8, 3, 1, 1, 0, 0, 1, 1, 0, 2, 0, 1, 3, 1), Layout::TN, Accum::F32}, false},   // 8 atoms a box, DSMEM split
+      {{sample_params(64, 32, 12, 2, 1, 0, 1, 1, 1, 0, 4, 0, 1, 0, 1), Layout::TN, Accum::F16}, false}, // DSMEM, swapped, WG_KSPLIT
+      {{sample_params(64, 8, 10, 1, 1, 0, 0, 1, 1, 0, 1, 0, 1, 1, 0, 1), Layout::TN, Accum::F32}, false},  // PDL, swapped decode
+      {{sample_params(128, 64, 6, 2, 1, 0, 0, 2, 1, 0, 2, 0, 0, 0, 0, 1), Layout::TN, Accum::F32}, true},   // PDL, multicast, split-K
+      {{sample_params(128, 8, 10, 1, 1, 0, 0, 1, 1, 0, 2, 0, 1, 1, 1, 2), Layout::TN, Accum::F32}, false},  // + a ring to L2, 3-D
+      {{sample_params(64, 128, 8, 1, 1, 0, 0, 2, 1, 0, 1, 0, 0, 0, 0, 3), Layout::NN, Accum::F32}, true},   // + 2 rings, N-major B
   };
   for (const auto& [s, multicast] : samples) {
     const KernelConfig config{"sm90", s.params};
@@ -499,5 +501,43 @@ TEST(Sm90Compile, SassHoldsHgmmaAndTmaAcrossTheFeatures) {
     EXPECT_EQ(sass.find("PREEXIT") != std::string::npos, pdl);
     // PDL = 2 or 3: the weights beyond the first ring are requested into the L2 alone (UTMAPF).
     EXPECT_EQ(sass.find("UTMAPF.L2") != std::string::npos, s.params.at("PDL") >= 2);
+  }
+}
+
+// libcl2 runs a winner's bias twin (Epilogue::Bias) for a call with a bias: for each way the
+// family writes C (direct or TMA stores, swapped, ping-pong, split-K through the workspace or
+// DSMEM, stream-K, WG_KSPLIT, fp16 accumulators) it compiles without spilling, and its SASS reads
+// the bias with 16-bit global loads, which the tuned kernel has none of.
+TEST(Sm90Compile, BiasTwinsCompileForEveryWayOfWritingC) {
+  ScratchDir dir;
+  KernelCompiler compiler(dir.file("cache"));
+  const std::vector<std::tuple<std::map<std::string, std::int64_t>, Layout, Accum>> samples = {
+      {sample_params(128, 256, 4, 2, 1, 0, 0, 2, 1, 1, 1), Layout::TN, Accum::F32},        // cooperative, TMA store
+      {sample_params(64, 128, 8, 2, 2, 1, 0, 1, 2, 1, 1), Layout::NN, Accum::F32},         // ping-pong
+      {sample_params(64, 96, 12, 1, 2, 0, 0, 1, 1, 0, 4), Layout::TN, Accum::F16},         // split-K, fp16, direct
+      {sample_params(64, 48, 14, 2, 1, 0, 1, 2, 2, 0, 3), Layout::TN, Accum::F32},         // WG_KSPLIT, split-K
+      {sample_params(128, 256, 3, 2, 1, 0, 0, 1, 1, 2, 1, 1), Layout::TN, Accum::F32},     // stream-K
+      {sample_params(64, 64, 12, 2, 2, 0, 1, 1, 1, 0, 1, 1), Layout::NN, Accum::F16},      // stream-K after WG_KSPLIT
+      {sample_params(192, 32, 7, 1, 2, 0, 0, 1, 2, 1, 1, 0, 1), Layout::TN, Accum::F32},   // swapped, TMA store
+      {sample_params(64, 16, 16, 1, 1, 0, 0, 1, 1, 0, 4, 0, 1), Layout::TN, Accum::F16},   // swapped, split-K, fp16
+      {sample_params(64, 64, 8, 1, 1, 0, 0, 1, 1, 0, 8, 0, 0, 1, 1), Layout::TN, Accum::F32},  // split-K through DSMEM
+  };
+  for (const auto& [params, layout, accum] : samples) {
+    const KernelConfig config{"sm90", params};
+    SCOPED_TRACE(config.label());
+    const KernelSource plain = generate_source(sm90(), config, layout, accum);
+    const KernelSource twin = generate_source(sm90(), config, layout, accum, Epilogue::Bias);
+    EXPECT_NE(twin.hash, plain.hash);
+    const CompiledKernel k = compiler.compile({plain, compile_options(sm90(), "sm_90a"), "sm_90a"});
+    const CompiledKernel b = compiler.compile({twin, compile_options(sm90(), "sm_90a"), "sm_90a"});
+    ASSERT_TRUE(k.ok) << k.log;
+    ASSERT_TRUE(b.ok) << b.log;
+    EXPECT_EQ(b.report.rejection(), "") << b.log;
+    const std::string plain_sass = sass_of(k.cubin_path), twin_sass = sass_of(b.cubin_path);
+    if (twin_sass.empty())
+      GTEST_SKIP() << "no working cuobjdump -sass (scripts/setup.sh installs nvidia-cuda-cuobjdump and nvidia-cuda-nvdisasm)";
+    EXPECT_EQ(plain_sass.find("LDG.E.U16"), std::string::npos);
+    EXPECT_NE(twin_sass.find("LDG.E.U16"), std::string::npos);
+    EXPECT_EQ(twin_sass.find("LDL"), std::string::npos) << "local memory in a kernel that must not spill";
   }
 }

@@ -57,10 +57,11 @@ std::string inline_includes(const std::string& text, const std::string& origin,
 }  // namespace
 
 KernelSource generate_source(const FamilySpec& family, const KernelConfig& config, Layout layout,
-                             Accum accum) {
+                             Accum accum, Epilogue epilogue) {
   std::string text = fmt::format("// cuda-l2-tune generated kernel: family {}\n", family.name);
   text += fmt::format("#define CL2_LAYOUT_TN {}\n", layout == Layout::TN ? 1 : 0);
   text += fmt::format("#define CL2_ACCUM_F16 {}\n", accum == Accum::F16 ? 1 : 0);
+  if (epilogue == Epilogue::Bias) text += "#define CL2_BIAS 1\n";
   ExprVariables vars;
   vars["LAYOUT_TN"] = std::int64_t(layout == Layout::TN);
   vars["ACCUM_F16"] = std::int64_t(accum == Accum::F16);

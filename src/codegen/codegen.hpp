@@ -17,10 +17,10 @@ struct KernelSource {
 };
 
 // Defines emitted: CL2_<PARAM> for each compile-time param, CL2_<NAME> for each family define,
-// CL2_LAYOUT_TN (1|0), CL2_ACCUM_F16 (1|0). Runtime params are left out: they are kernel
-// arguments, so configs differing only in them share one binary.
+// CL2_LAYOUT_TN (1|0), CL2_ACCUM_F16 (1|0), and CL2_BIAS 1 for Epilogue::Bias only. Runtime params are
+// left out: they are kernel arguments, so configs differing only in them share one binary.
 KernelSource generate_source(const FamilySpec& family, const KernelConfig& config, Layout layout,
-                             Accum accum);
+                             Accum accum, Epilogue epilogue = Epilogue::Plain);
 
 // The toolkit's include directory ($CUDA_HOME, $CUDA_PATH, /usr/local/cuda, the build's), or "".
 std::string cuda_include_dir();

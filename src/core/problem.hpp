@@ -10,6 +10,10 @@ namespace cl2 {
 
 enum class Layout { TN, NN };
 enum class Accum { F32, F16 };
+// What a GEMM adds to A * B before it writes C: nothing, or a bias, N values added to every row
+// (F.linear's). Tune times Plain kernels; the libcl2 runtime runs a winner's Bias twin (the same
+// kernel compiled with CL2_BIAS) or cuBLASLt's bias epilogue for calls that pass one.
+enum class Epilogue { Plain, Bias };
 // Where the operands are when a timed call starts. Warm: every call reads the same A, B and C, so
 // whatever fits stays in the L2 (one GEMM repeated). Rotate: calls stay back to back but cycle
 // through copies of A, B and C that together exceed three times the L2, so each call reads its
