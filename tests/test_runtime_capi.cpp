@@ -3,7 +3,7 @@
 // database (one winner, tuned by nobody: its configuration is the planner's first) compared
 // exactly with a CPU product: the exact shape, a nearest-shape dispatch (one with its split-K
 // re-chosen too, and one timed at its first call, inside and outside a graph capture), strided
-// operands and an untuned layout (cuBLASLt).
+// operands and an untuned layout (cuBLASLt), and with a bias (cl2_gemm_bias).
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
 
@@ -130,9 +130,10 @@ struct HostGemm {
   Problem problem;
   std::int64_t lda, ldb, ldc;
   std::vector<unsigned short> a, b;
-  std::vector<float> expected;  // M x N
+  std::vector<unsigned short> bias;  // N values added to every row, or none
+  std::vector<float> expected;       // M x N
 
-  HostGemm(const Problem& p, std::int64_t pad) : problem(p) {
+  HostGemm(const Problem& p, std::int64_t pad, Epilogue epilogue = Epilogue::Plain) : problem(p) {
     const GemmShape& s = p.shape;
     lda = s.k + pad;
     ldb = (p.layout == Layout::TN ? s.k : s.n) + pad;
@@ -142,10 +143,12 @@ struct HostGemm {
     b.resize(std::size_t((p.layout == Layout::TN ? s.n : s.k) * ldb));
     for (auto& x : a) x = kHalves[random() % 3];
     for (auto& x : b) x = kHalves[random() % 3];
+    if (epilogue == Epilogue::Bias) bias.resize(std::size_t(s.n));
+    for (auto& x : bias) x = kHalves[random() % 3];
     expected.assign(std::size_t(s.m * s.n), 0.f);
     for (std::int64_t i = 0; i < s.m; ++i)
       for (std::int64_t j = 0; j < s.n; ++j) {
-        float sum = 0;
+        float sum = bias.empty() ? 0.f : half_value(bias[std::size_t(j)]);
         for (std::int64_t k = 0; k < s.k; ++k)
           sum += half_value(a[std::size_t(i * lda + k)]) *
                  half_value(p.layout == Layout::TN ? b[std::size_t(j * ldb + k)] : b[std::size_t(k * ldb + j)]);
@@ -168,6 +171,10 @@ class DeviceGemm {
     EXPECT_EQ(cudaMalloc(&a_, g.a.size() * 2), cudaSuccess);
     EXPECT_EQ(cudaMalloc(&b_, g.b.size() * 2), cudaSuccess);
     EXPECT_EQ(cudaMalloc(&c_, c_bytes()), cudaSuccess);
+    if (!g.bias.empty()) {
+      EXPECT_EQ(cudaMalloc(&bias_, g.bias.size() * 2), cudaSuccess);
+      cudaMemcpy(bias_, g.bias.data(), g.bias.size() * 2, cudaMemcpyHostToDevice);
+    }
     cudaMemcpy(a_, g.a.data(), g.a.size() * 2, cudaMemcpyHostToDevice);
     cudaMemcpy(b_, g.b.data(), g.b.size() * 2, cudaMemcpyHostToDevice);
     cudaMemset(c_, 0xff, c_bytes());
@@ -176,15 +183,19 @@ class DeviceGemm {
     cudaFree(a_);
     cudaFree(b_);
     cudaFree(c_);
+    cudaFree(bias_);
   }
   DeviceGemm(const DeviceGemm&) = delete;
   DeviceGemm& operator=(const DeviceGemm&) = delete;
 
-  // Enqueues the GEMM through the handle on `stream`.
+  // Enqueues the GEMM through the handle on `stream` (cl2_gemm_bias where it has a bias).
   cl2_status enqueue(cl2_handle* handle, cudaStream_t stream) const {
     const GemmShape& s = g_.problem.shape;
-    return cl2_gemm(handle, g_.problem.layout == Layout::TN ? CL2_LAYOUT_TN : CL2_LAYOUT_NN, CL2_ACCUM_F32, s.m, s.n,
-                    s.k, a_, g_.lda, b_, g_.ldb, c_, g_.ldc, stream);
+    const cl2_layout layout = g_.problem.layout == Layout::TN ? CL2_LAYOUT_TN : CL2_LAYOUT_NN;
+    if (bias_)
+      return cl2_gemm_bias(handle, layout, CL2_ACCUM_F32, s.m, s.n, s.k, a_, g_.lda, b_, g_.ldb, bias_, c_, g_.ldc,
+                           stream);
+    return cl2_gemm(handle, layout, CL2_ACCUM_F32, s.m, s.n, s.k, a_, g_.lda, b_, g_.ldb, c_, g_.ldc, stream);
   }
 
   // After the GPU is done: how many outputs differ from the CPU product.
@@ -203,7 +214,7 @@ class DeviceGemm {
  private:
   std::size_t c_bytes() const { return std::size_t(g_.problem.shape.m * g_.ldc * 2); }
   const HostGemm& g_;
-  void *a_ = nullptr, *b_ = nullptr, *c_ = nullptr;
+  void *a_ = nullptr, *b_ = nullptr, *c_ = nullptr, *bias_ = nullptr;
 };
 
 // Runs the GEMM through the handle and returns how many outputs differ from the CPU product.
@@ -257,6 +268,44 @@ TEST(RuntimeCapiGpu, GemmsMatchTheCpuProductOnEveryRoute) {
   EXPECT_EQ(cl2_gemm(handle, cl2_layout(7), CL2_ACCUM_F32, 4, 4, 4, host, 4, host, 4, host, 4, nullptr),
             CL2_ERROR_INVALID_ARGUMENT);
   cl2_close(handle);
+}
+
+// cl2_gemm_bias: each winner's bias twin, across the ways sm90 writes C (direct and TMA stores,
+// swapped operands, split-K through the workspace and through DSMEM, stream-K, WG_KSPLIT) and an
+// sm80 winner, at its tuned shape and a nearby one; strided operands take cuBLASLt's epilogue.
+TEST(RuntimeCapiGpu, GemmsWithABiasMatchTheCpuProduct) {
+  const auto sm90 = [](const Problem& p, std::map<std::string, std::int64_t> pins) {
+    return cl2_test::sm90_config(p, cl2_test::any_config, pins);
+  };
+  const std::vector<std::pair<Problem, KernelConfig>> winners = {
+      {cl2_test::tn(512, 512, 512), sm90(cl2_test::tn(512, 512, 512), {})},
+      {cl2_test::tn(512, 512, 512), sm90(cl2_test::tn(512, 512, 512), {{"EPI_TMA", 1}})},
+      {cl2_test::tn(16, 1024, 1024), sm90(cl2_test::tn(16, 1024, 1024), {{"SWAP_AB", 1}, {"BN", 16}})},
+      {cl2_test::tn(128, 256, 8192), sm90(cl2_test::tn(128, 256, 8192), {{"SPLIT_K", 2}})},
+      {cl2_test::tn(64, 512, 8192), sm90(cl2_test::tn(64, 512, 8192), {{"SPLIT_K", 4}, {"SPLIT_DSMEM", 1}})},
+      {cl2_test::tn(1024, 640, 1024), sm90(cl2_test::tn(1024, 640, 1024), {{"STREAM_K", 1}})},
+      {cl2_test::tn(256, 256, 4096), sm90(cl2_test::tn(256, 256, 4096), {{"CONSUMERS", 2}, {"WG_KSPLIT", 1}})},
+      {cl2_test::tn(512, 512, 512),
+       enumerate_family(builtin_families().at("sm80"), cl2_test::tn(512, 512, 512), cl2_test::h200_limits()).front().config},
+  };
+  CL2_REQUIRE_GPU();
+  if (query_device(0).cc() != 90) GTEST_SKIP() << "sm90 configurations";
+  TempDir dir;
+  use_test_kernel_cache(dir);
+  for (std::size_t i = 0; i < winners.size(); ++i) {
+    const auto& [tuned, config] = winners[i];
+    SCOPED_TRACE(config.label());
+    const std::string db = dir.file("bias-" + std::to_string(i) + ".sqlite");
+    write_one_winner_db(db, tuned, config);
+    cl2_handle* handle = nullptr;
+    ASSERT_EQ(cl2_open(db.c_str(), &handle), CL2_SUCCESS) << cl2_last_error();
+    EXPECT_EQ(mismatches(handle, HostGemm(tuned, 0, Epilogue::Bias)), 0) << describe(handle, tuned);
+    const Problem near = cl2_test::tn(tuned.shape.m + 3, tuned.shape.n + 8, tuned.shape.k);
+    EXPECT_EQ(mismatches(handle, HostGemm(near, 0, Epilogue::Bias)), 0) << describe(handle, near);
+    EXPECT_EQ(mismatches(handle, HostGemm(tuned, 0)), 0) << "without the bias, beside it";
+    EXPECT_EQ(mismatches(handle, HostGemm(tuned, 8, Epilogue::Bias)), 0) << "strided operands (cuBLASLt)";
+    cl2_close(handle);
+  }
 }
 
 TEST(RuntimeCapiGpu, SplitKRechosenForANearbyShapeMatchesTheCpuProduct) {

@@ -310,6 +310,37 @@ TEST(RuntimeCore, PassesTheRecordedAlgorithmToTheLibrary) {
   EXPECT_EQ(*fake.last_algo, lt_algo());
 }
 
+// A call with a bias runs the winner's bias twin where the backend has one; else cuBLASLt, whose
+// epilogue adds it, with the algorithm tune recorded at that very shape (none at an untuned one).
+TEST(RuntimeCore, ABiasRunsTheBiasTwinElseTheLibrarysEpilogue) {
+  DispatchTable t = table();
+  t.entries[0].library_us = 11;  // recorded, but slower than ours (10 us)
+  t.entries[0].library_algo = lt_algo();
+  auto backend = std::make_unique<FakeBackend>();
+  FakeBackend& fake = *backend;
+  Runtime runtime(std::move(t), h200_limits(), std::move(backend));
+  static const unsigned short bias[4096] = {};
+  GemmCall tuned = call(tn(4096, 4096, 4096));
+  tuned.bias = bias;
+  EXPECT_EQ(runtime.gemm(tuned).route, Route::OursExact);
+  EXPECT_EQ(fake.order, "k");
+  EXPECT_EQ(fake.last_bias, bias);
+  fake.bias_twins = false;  // a bundle's cubins
+  EXPECT_EQ(runtime.gemm(tuned).route, Route::OursExact);
+  EXPECT_EQ(fake.order, "kl");
+  EXPECT_EQ(fake.last_bias, bias);
+  ASSERT_TRUE(fake.last_algo.has_value());
+  EXPECT_EQ(*fake.last_algo, lt_algo());
+  GemmCall untuned = call(tn(3000, 4096, 4096));
+  untuned.bias = bias;
+  EXPECT_EQ(runtime.gemm(untuned).route, Route::OursNearest);
+  EXPECT_EQ(fake.order, "kltl") << "timed without the bias, then run by the library";
+  EXPECT_FALSE(fake.last_algo.has_value()) << "an algorithm recorded at another shape";
+  runtime.gemm(call(tn(4096, 4096, 4096)));
+  EXPECT_EQ(fake.order, "kltlk");
+  EXPECT_EQ(fake.last_bias, nullptr);
+}
+
 TEST(RuntimeCore, LibraryOnlyRuntimeNeverRunsOurKernels) {
   auto backend = std::make_unique<FakeBackend>();
   FakeBackend& fake = *backend;

@@ -92,6 +92,16 @@ CL2_API cl2_status cl2_gemm(cl2_handle* handle, cl2_layout layout, cl2_accum acc
                             int64_t k, const void* a, int64_t lda, const void* b, int64_t ldb, void* c,
                             int64_t ldc, void* stream);
 
+/* C = A * B + bias, as torch.nn.functional.linear: `bias` holds N fp16 values added to every row
+ * of C (not null). Our kernel adds it to its accumulators before it writes C: the winner's bias
+ * twin, the same configuration compiled with the bias through the kernel cache at its first use
+ * (opened from a database), or, where the handle has no compiler (a bundle or an embedded header),
+ * the call goes to cuBLASLt, whose epilogue adds it. A shape's route is otherwise cl2_gemm's; an
+ * untuned shape's first call times the kernels without the bias. Thread-safe. */
+CL2_API cl2_status cl2_gemm_bias(cl2_handle* handle, cl2_layout layout, cl2_accum accum, int64_t m, int64_t n,
+                                 int64_t k, const void* a, int64_t lda, const void* b, int64_t ldb,
+                                 const void* bias, void* c, int64_t ldc, void* stream);
+
 /* cl2_gemm's arguments as one struct, for callers that pay per argument passed: Python's ctypes
  * converts cl2_gemm's 13 arguments in about 2.8 us, one pointer in 0.5 (python/cl2tune packs this
  * struct as "@PiiqqqPqPqPqP", 96 bytes). */
@@ -110,6 +120,8 @@ typedef struct cl2_gemm_args {
 } cl2_gemm_args;
 /* cl2_gemm with the arguments `args` holds (read before it returns). Thread-safe. */
 CL2_API cl2_status cl2_gemm_packed(const cl2_gemm_args* args);
+/* cl2_gemm_bias with the arguments `args` holds and `bias`. Thread-safe. */
+CL2_API cl2_status cl2_gemm_bias_packed(const cl2_gemm_args* args, const void* bias);
 /* What cl2_gemm would run for a problem with tight leading dimensions and aligned pointers, as one
  * line ("ours exact: sm90 ACC_CHAINS=1 ...", "ours nearest (tuned at 4096x12288x1024: winner 9 of
  * the 12 nearest, model-ranked 2nd at 140.0 us): sm90 ...; first-call timing of the model's first

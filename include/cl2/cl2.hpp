@@ -34,6 +34,12 @@ class Gemm {
     check(cl2_gemm(handle_, layout, accum, m, n, k, a, lda, b, ldb, c, ldc, stream));
   }
 
+  // The same plus `bias` (n fp16 values) added to every row of C.
+  void with_bias(cl2_layout layout, cl2_accum accum, int64_t m, int64_t n, int64_t k, const void* a, int64_t lda,
+                 const void* b, int64_t ldb, const void* bias, void* c, int64_t ldc, void* stream = nullptr) {
+    check(cl2_gemm_bias(handle_, layout, accum, m, n, k, a, lda, b, ldb, bias, c, ldc, stream));
+  }
+
   std::string describe(cl2_layout layout, cl2_accum accum, int64_t m, int64_t n, int64_t k) {
     char text[1024];
     check(cl2_describe(handle_, layout, accum, m, n, k, text, sizeof(text)));

@@ -4,6 +4,7 @@
     rt = cl2tune.Runtime("db/tuning.sqlite")      # or a bundle folder (export --format bundle)
     c = rt.matmul(a, b)                           # 2-D fp16 CUDA tensors, on the current stream
     rt.matmul(a, b, out=c)                        # into a buffer of (M, N) with contiguous rows
+    y = rt.matmul(x, w.t(), bias=bias)            # x @ w.T + bias, the bias added in the epilogue
     with rt.routed():                             # torch.matmul / F.linear of 2-D fp16 CUDA tensors
         y = model(x)
     graph, y = cl2tune.capture_graph(lambda: rt.matmul(a, b))   # graph.replay() reruns it
@@ -53,6 +54,7 @@ def _library():
         lib.cl2_close.argtypes = [handle_p]
         lib.cl2_close.restype = None
         lib.cl2_gemm_packed.argtypes = [ctypes.c_void_p]
+        lib.cl2_gemm_bias_packed.argtypes = [ctypes.c_void_p, ctypes.c_void_p]
         lib.cl2_describe.argtypes = [handle_p, ctypes.c_int, ctypes.c_int, i64, i64, i64, ctypes.c_char_p,
                                      ctypes.c_size_t]
         lib.cl2_last_error.restype = ctypes.c_char_p
@@ -116,6 +118,12 @@ def capture_graph(run, warmup=3):
     return graph, captured
 
 
+def _fits_bias(torch, bias, n, a):
+    """Whether `bias` is what cl2_gemm_bias takes: n contiguous fp16 values on a's device."""
+    return (isinstance(bias, torch.Tensor) and bias.dim() == 1 and bias.shape[0] == n and bias.dtype == torch.float16
+            and bias.is_cuda and bias.get_device() == a.get_device() and bias.stride(0) == 1)
+
+
 def _check(status):
     if status != 0:
         lib = _library()
@@ -157,18 +165,12 @@ class Runtime:
                                        m, n, k, text, len(text)))
         return text.value.decode()
 
-    def _goes_to_library(self, m, k, n):
-        """Whether libcl2 sends an M x K by (N x K)^T product (F.linear's, fp32 accumulation) to
-        cuBLASLt; asked once per shape, from cl2_describe."""
-        routes = self.__dict__.setdefault("_library_routes", {})
-        if (m, k, n) not in routes:
-            routes[(m, k, n)] = self.describe(m, n, k).startswith("cublaslt")
-        return routes[(m, k, n)]
-
-    def matmul(self, a, b, accum="f32", out=None):
+    def matmul(self, a, b, accum="f32", out=None, bias=None):
         """a @ b for 2-D fp16 CUDA tensors, on the current stream; b may be a transposed weight.
         out: an (M, N) fp16 tensor on a's device with contiguous rows (stride(1) == 1, any row
-        stride) to write the product into, as torch.matmul's out=, in place of a new tensor."""
+        stride) to write the product into, as torch.matmul's out=, in place of a new tensor.
+        bias: N contiguous fp16 values on a's device added to every row (cl2_gemm_bias: in our
+        kernel's epilogue, or cuBLASLt's)."""
         torch = _torch()
         if a.dim() != 2 or b.dim() != 2 or a.dtype != torch.float16 or b.dtype != torch.float16:
             raise ValueError("cl2tune.matmul takes 2-D float16 tensors; use torch.matmul for others")
@@ -195,22 +197,26 @@ class Runtime:
                     or out.get_device() != a.get_device() or out.stride(1) != 1 or ldc < n):
                 raise ValueError(f"cl2tune.matmul: out must be a ({m}, {n}) float16 CUDA tensor on a's device "
                                  "with contiguous rows")
+        if bias is not None and not _fits_bias(torch, bias, n, a):
+            raise ValueError(f"cl2tune.matmul: bias must be {n} contiguous float16 values on a's device")
         if m == 0 or n == 0:
             return c
         if k == 0:
-            return c.zero_()
+            return c.zero_() if bias is None else c.copy_(bias.expand(m, n))
         stream = _current_raw_stream(a.get_device())
         buffer, address = _gemm_args_buffer()
         _GEMM_ARGS.pack_into(buffer, 0, self._handle.value or 0, layout, ACCUM[accum], m, n, k, a.data_ptr(),
                              a.stride(0), b.data_ptr(), ldb, c.data_ptr(), ldc, stream)
-        _check(_library().cl2_gemm_packed(address))
+        if bias is None:
+            _check(_library().cl2_gemm_packed(address))
+        else:
+            _check(_library().cl2_gemm_bias_packed(address, bias.data_ptr()))
         return c
 
     @contextlib.contextmanager
     def routed(self):
-        """Routes 2-D fp16 CUDA torch.matmul and torch.nn.functional.linear through the runtime. An
-        F.linear with a bias at a shape that libcl2 sends to cuBLASLt is left to torch, whose
-        cuBLASLt call fuses the bias; elsewhere the bias is added after our kernel."""
+        """Routes 2-D fp16 CUDA torch.matmul and torch.nn.functional.linear through the runtime, an
+        F.linear's fp16 bias included (added in the kernel's epilogue)."""
         import torch
         import torch.nn.functional as F
 
@@ -226,12 +232,9 @@ class Runtime:
             return self.matmul(a, b)
 
         def routed_linear(x, weight, bias=None):
-            # With a bias, a shape that libcl2 sends to cuBLASLt anyway stays with torch, whose
-            # cuBLASLt call adds the bias in its epilogue; after our kernels a second kernel adds it.
-            if not takes(x, weight) or (bias is not None and self._goes_to_library(*x.shape, weight.shape[0])):
+            if not takes(x, weight) or (bias is not None and not _fits_bias(torch, bias, weight.shape[0], x)):
                 return linear(x, weight, bias)
-            y = self.matmul(x, weight.t())
-            return y if bias is None else y.add_(bias)
+            return self.matmul(x, weight.t(), bias=bias)
 
         torch.matmul, F.linear = routed_matmul, routed_linear
         try:

@@ -97,6 +97,16 @@ cl2_status cl2_gemm(cl2_handle* handle, cl2_layout layout, cl2_accum accum, int6
   });
 }
 
+cl2_status cl2_gemm_bias(cl2_handle* handle, cl2_layout layout, cl2_accum accum, int64_t m, int64_t n, int64_t k,
+                         const void* a, int64_t lda, const void* b, int64_t ldb, const void* bias, void* c,
+                         int64_t ldc, void* stream) {
+  return guarded([&] {
+    if (!handle) invalid("cl2_gemm_bias: handle is null; open one with cl2_open first");
+    if (!bias) invalid("cl2_gemm_bias: bias is null; pass N values, or call cl2_gemm for none");
+    handle->runtime->gemm({problem_of("cl2_gemm_bias", layout, accum, m, n, k), a, lda, b, ldb, c, ldc, stream, bias});
+  });
+}
+
 // python/cl2tune packs cl2_gemm_args with struct.Struct("@PiiqqqPqPqPqP"): native sizes and alignment.
 static_assert(sizeof(cl2_gemm_args) == 96 && offsetof(cl2_gemm_args, layout) == 8 && offsetof(cl2_gemm_args, m) == 16 &&
                   offsetof(cl2_gemm_args, a) == 40 && offsetof(cl2_gemm_args, stream) == 88,
@@ -106,6 +116,13 @@ cl2_status cl2_gemm_packed(const cl2_gemm_args* args) {
   if (!args) return guarded([] { invalid("cl2_gemm_packed: args is null; pass the address of a cl2_gemm_args"); });
   return cl2_gemm(args->handle, cl2_layout(args->layout), cl2_accum(args->accum), args->m, args->n, args->k, args->a,
                   args->lda, args->b, args->ldb, args->c, args->ldc, args->stream);
+}
+
+cl2_status cl2_gemm_bias_packed(const cl2_gemm_args* args, const void* bias) {
+  if (!args)
+    return guarded([] { invalid("cl2_gemm_bias_packed: args is null; pass the address of a cl2_gemm_args"); });
+  return cl2_gemm_bias(args->handle, cl2_layout(args->layout), cl2_accum(args->accum), args->m, args->n, args->k,
+                       args->a, args->lda, args->b, args->ldb, bias, args->c, args->ldc, args->stream);
 }
 
 cl2_status cl2_describe(cl2_handle* handle, cl2_layout layout, cl2_accum accum, int64_t m, int64_t n, int64_t k,

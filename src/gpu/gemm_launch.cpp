@@ -63,6 +63,7 @@ Cl2GemmParams make_gemm_params(const LaunchGeometry& geometry, const Problem& pr
   params.a = static_cast<const unsigned short*>(operands.a);
   params.b = static_cast<const unsigned short*>(operands.b);
   params.c = static_cast<unsigned short*>(operands.c);
+  params.bias = static_cast<const unsigned short*>(operands.bias);
   params.workspace = workspace;
   params.lda = operands.lda;
   params.ldb = operands.ldb;

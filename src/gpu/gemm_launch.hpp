@@ -18,6 +18,7 @@ struct GemmOperands {
   const void* b = nullptr;
   void* c = nullptr;
   long long lda = 0, ldb = 0, ldc = 0;
+  const void* bias = nullptr;  // N fp16 values added to every row of C, by kernels compiled with CL2_BIAS
 };
 
 // Operand slot `slot` of `buffers` (ProblemBuffers::operands) with the buffers' leading dimensions.

@@ -13,7 +13,7 @@ ColumnMajorGemm column_major(const Problem& p, Layout b_layout) {
           tn ? p.shape.k : p.shape.n};
 }
 
-LtMatmul::LtMatmul(const Problem& problem, long long lda, long long ldb, long long ldc)
+LtMatmul::LtMatmul(const Problem& problem, long long lda, long long ldb, long long ldc, Epilogue epilogue)
     : f16_(problem.accum == Accum::F16) {
   const ColumnMajorGemm g = column_major(problem, problem.layout);
   try {
@@ -23,6 +23,13 @@ LtMatmul::LtMatmul(const Problem& problem, long long lda, long long ldb, long lo
     // cuBLASLt's "A" is our B^T and its "B" our A^T (see ColumnMajorGemm).
     CL2_CUBLAS(cublasLtMatmulDescSetAttribute(op_, CUBLASLT_MATMUL_DESC_TRANSA, &op_b, sizeof(op_b)));
     CL2_CUBLAS(cublasLtMatmulDescSetAttribute(op_, CUBLASLT_MATMUL_DESC_TRANSB, &op_a, sizeof(op_a)));
+    if (epilogue == Epilogue::Bias) {
+      const cublasLtEpilogue_t bias = CUBLASLT_EPILOGUE_BIAS;
+      const cudaDataType_t bias_type = CUDA_R_16F;
+      CL2_CUBLAS(cublasLtMatmulDescSetAttribute(op_, CUBLASLT_MATMUL_DESC_EPILOGUE, &bias, sizeof(bias)));
+      CL2_CUBLAS(cublasLtMatmulDescSetAttribute(op_, CUBLASLT_MATMUL_DESC_BIAS_DATA_TYPE, &bias_type,
+                                                sizeof(bias_type)));
+    }
     const bool tn = g.op_b == CUBLAS_OP_T;
     CL2_CUBLAS(cublasLtMatrixLayoutCreate(&a_, CUDA_R_16F, tn ? g.depth : g.rows, tn ? g.rows : g.depth, ldb));
     CL2_CUBLAS(cublasLtMatrixLayoutCreate(&b_, CUDA_R_16F, g.depth, g.cols, lda));
@@ -67,8 +74,10 @@ std::vector<LtAlgorithm> LtMatmul::algorithms(cublasLtHandle_t handle, std::size
 }
 
 void LtMatmul::enqueue(cublasLtHandle_t handle, const cublasLtMatmulAlgo_t& algo, const void* a, const void* b,
-                       void* c, void* workspace, std::size_t workspace_bytes, cudaStream_t stream) const {
+                       void* c, void* workspace, std::size_t workspace_bytes, cudaStream_t stream,
+                       const void* bias) const {
   static const float one = 1.f, zero = 0.f;
+  if (bias) CL2_CUBLAS(cublasLtMatmulDescSetAttribute(op_, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &bias, sizeof(bias)));
   static const unsigned short half_one = 0x3c00, half_zero = 0;
   CL2_CUBLAS(cublasLtMatmul(handle, op_, f16_ ? static_cast<const void*>(&half_one) : &one, b, a_, a, b_,
                             f16_ ? static_cast<const void*>(&half_zero) : &zero, c, c_, c, c_, &algo, workspace,

@@ -33,8 +33,10 @@ struct LtAlgorithm {
 class LtMatmul {
  public:
   // Leading dimensions in elements, as our row-major operands have them (lda >= K, ldc >= N, ldb
-  // >= K for TN and >= N for NN).
-  LtMatmul(const Problem& problem, long long lda, long long ldb, long long ldc);
+  // >= K for TN and >= N for NN). Epilogue::Bias: cuBLASLt adds an fp16 bias per row of its C^T,
+  // one per column of our C, in its epilogue (the pointer comes with each enqueue).
+  LtMatmul(const Problem& problem, long long lda, long long ldb, long long ldc,
+           Epilogue epilogue = Epilogue::Plain);
   ~LtMatmul();
   LtMatmul(const LtMatmul&) = delete;
   LtMatmul& operator=(const LtMatmul&) = delete;
@@ -42,8 +44,10 @@ class LtMatmul {
   // Up to `max_count` algorithms the heuristic proposes within `workspace_bytes`, best guess first.
   std::vector<LtAlgorithm> algorithms(cublasLtHandle_t handle, std::size_t workspace_bytes, int max_count) const;
 
+  // `bias`: N fp16 values, for a matmul made with Epilogue::Bias (null otherwise). Not thread-safe
+  // with a bias: the pointer is set on the shared descriptor.
   void enqueue(cublasLtHandle_t handle, const cublasLtMatmulAlgo_t& algo, const void* a, const void* b, void* c,
-               void* workspace, std::size_t workspace_bytes, cudaStream_t stream) const;
+               void* workspace, std::size_t workspace_bytes, cudaStream_t stream, const void* bias = nullptr) const;
 
  private:
   void destroy();

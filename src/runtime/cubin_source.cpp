@@ -42,4 +42,18 @@ std::string CompiledCubins::cubin(const DispatchEntry& entry) const {
   }
 }
 
+std::optional<std::string> CompiledCubins::bias_cubin(const DispatchEntry& entry) const {
+  try {
+    // The tuned kernel first: its template must be the one it was tuned with.
+    const RebuiltKernel tuned = rebuild_entry_kernel(entry, compiler_);
+    const KernelSource source =
+        generate_source(*tuned.family, tuned.config, entry.problem.layout, entry.problem.accum, Epilogue::Bias);
+    const CompiledKernel twin = compiler_.compile({source, compile_options(*tuned.family, entry.arch), entry.arch});
+    if (!twin.ok) return std::nullopt;
+    return read_cubin(twin.cubin_path);
+  } catch (const UserError& e) {
+    throw RuntimeError(CL2_ERROR_BAD_INPUT_FILE, e.what());
+  }
+}
+
 }  // namespace cl2

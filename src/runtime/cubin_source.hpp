@@ -3,6 +3,7 @@
 // compiled into the program), or from the kernel cache of a tuning database's machine, compiled
 // again where the cache lost it. Asked once per kernel: the GPU backend keeps the loaded module.
 #include <map>
+#include <optional>
 #include <string>
 
 #include "compiler/kernel_compiler.hpp"
@@ -16,13 +17,17 @@ class CubinSource {
   virtual ~CubinSource() = default;
   // The cubin of the entry's kernel; throws RuntimeError where there is none.
   virtual std::string cubin(const DispatchEntry& entry) const = 0;
+  // The cubin of its bias twin (the same configuration compiled with Epilogue::Bias), or nullopt
+  // where this source cannot make one (the runtime then sends calls with a bias to cuBLASLt).
+  virtual std::optional<std::string> bias_cubin(const DispatchEntry& entry) const = 0;
 };
 
-// Cubins by DispatchEntry::kernel_key().
+// Cubins by DispatchEntry::kernel_key(). A bundle holds the tuned kernels alone, no bias twins.
 class StoredCubins : public CubinSource {
  public:
   explicit StoredCubins(std::map<std::string, std::string> by_key) : by_key_(std::move(by_key)) {}
   std::string cubin(const DispatchEntry& entry) const override;
+  std::optional<std::string> bias_cubin(const DispatchEntry&) const override { return std::nullopt; }
 
  private:
   std::map<std::string, std::string> by_key_;
@@ -34,11 +39,13 @@ RebuiltKernel rebuild_entry_kernel(const DispatchEntry& entry, const KernelCompi
 // A cubin file's bytes; throws UserError naming it.
 std::string read_cubin(const std::string& path);
 
-// Cubins of the built-in families compiled through `compiler` (the kernel cache).
+// Cubins of the built-in families compiled through `compiler` (the kernel cache); a bias twin is
+// compiled at its first use, from the tuned kernel's configuration once its source is checked.
 class CompiledCubins : public CubinSource {
  public:
   explicit CompiledCubins(KernelCompiler compiler) : compiler_(std::move(compiler)) {}
   std::string cubin(const DispatchEntry& entry) const override;
+  std::optional<std::string> bias_cubin(const DispatchEntry& entry) const override;
 
  private:
   KernelCompiler compiler_;

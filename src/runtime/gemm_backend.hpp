@@ -19,6 +19,9 @@ struct GemmCall {
   void* c = nullptr;
   long long ldc = 0;
   void* stream = nullptr;  // a cudaStream_t
+  // Null, or N fp16 values added to every row of C (C = A * B + bias, F.linear's): our kernel's
+  // bias twin (codegen Epilogue::Bias) adds it, or cuBLASLt's epilogue.
+  const void* bias = nullptr;
 };
 
 // One of our kernels as the runtime would launch it at a call's shape: the cubin of `entry` with
@@ -31,8 +34,12 @@ struct CandidateLaunch {
 class GemmBackend {
  public:
   virtual ~GemmBackend() = default;
-  // Runs the kernel of `entry` with `geometry` (its launch geometry at call.problem).
+  // Runs the kernel of `entry` with `geometry` (its launch geometry at call.problem): with a bias,
+  // its bias twin, which the caller has made sure of (has_bias_twin).
   virtual void run_kernel(const DispatchEntry& entry, const LaunchGeometry& geometry, const GemmCall& call) = 0;
+  // Whether the kernel of `entry` has a bias twin here, compiling or loading it on first ask
+  // (once per kernel); false where the cubins came without one (a bundle).
+  virtual bool has_bias_twin(const DispatchEntry& entry) = 0;
   // Launches the kernels of `sequence` in that order on call.stream, with call's operands, each
   // between two events, waits for the last, and returns each launch's GPU time in µs. C is left
   // with the last launch's result. Never called while the stream is being captured.
@@ -41,7 +48,7 @@ class GemmBackend {
   // true where the driver cannot tell).
   virtual bool capturing(void* stream) = 0;
   // Runs cuBLASLt: the algorithm `algo` (null for none) where the heuristic still offers it, else
-  // its first choice.
+  // its first choice; with a bias, in its epilogue.
   virtual void run_library(const GemmCall& call, const LtAlgoConfig* algo) = 0;
 };
 

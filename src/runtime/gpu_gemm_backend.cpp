@@ -36,16 +36,31 @@ void GpuGemmBackend::ensure_context() const {
   if (!context) CL2_CUDA(cudaSetDevice(device_));
 }
 
-const GpuGemmBackend::Kernel& GpuGemmBackend::kernel(const DispatchEntry& entry) {
-  if (auto known = entry_kernels_.find(&entry); known != entry_kernels_.end()) return *known->second;
-  auto& slot = kernels_[entry.kernel_key()];  // entries that share a kernel share its module
-  if (!slot) {
-    LoadedModule module(cubins_->cubin(entry));
-    const CUfunction function = module.function("cl2_gemm");
-    slot = std::make_unique<Kernel>(Kernel{std::move(module), function});
+const GpuGemmBackend::Kernel* GpuGemmBackend::kernel(const DispatchEntry& entry, Epilogue epilogue) {
+  const auto id = std::make_pair(&entry, epilogue);
+  if (auto known = entry_kernels_.find(id); known != entry_kernels_.end()) return known->second;
+  const bool bias = epilogue == Epilogue::Bias;
+  // Entries that share a kernel share its module.
+  const std::string key = entry.kernel_key() + (bias ? "-bias" : "");
+  auto found = kernels_.find(key);
+  if (found == kernels_.end()) {
+    const std::optional<std::string> cubin = bias ? cubins_->bias_cubin(entry) : cubins_->cubin(entry);
+    std::unique_ptr<Kernel> loaded;
+    if (cubin) {
+      LoadedModule module(*cubin);
+      const CUfunction function = module.function("cl2_gemm");
+      loaded = std::make_unique<Kernel>(Kernel{std::move(module), function});
+    }
+    found = kernels_.emplace(key, std::move(loaded)).first;
   }
-  entry_kernels_.emplace(&entry, slot.get());
-  return *slot;
+  entry_kernels_.emplace(id, found->second.get());
+  return found->second.get();
+}
+
+bool GpuGemmBackend::has_bias_twin(const DispatchEntry& entry) {
+  const std::lock_guard lock(mutex_);
+  ensure_context();
+  return kernel(entry, Epilogue::Bias) != nullptr;
 }
 
 GpuGemmBackend::KernelLaunch& GpuGemmBackend::kernel_launch(const DispatchEntry& entry, const Kernel& kernel,
@@ -60,14 +75,17 @@ GpuGemmBackend::KernelLaunch& GpuGemmBackend::kernel_launch(const DispatchEntry&
     if (made->workspace.bytes() > 0)
       CL2_CUDA(cudaMemsetAsync(made->workspace.get(), 0, made->workspace.bytes(),
                                static_cast<cudaStream_t>(call.stream)));
-    set_shared_memory(kernel.function, geometry);
     known.push_back(std::move(made));
     slot = std::prev(known.end());
   }
   KernelLaunch& launch = **slot;
-  const GemmOperands operands{call.a, call.b, call.c, call.lda, call.ldb, call.ldc};
+  if (std::find(launch.opted_in.begin(), launch.opted_in.end(), kernel.function) == launch.opted_in.end()) {
+    set_shared_memory(kernel.function, geometry);
+    launch.opted_in.push_back(kernel.function);
+  }
+  const GemmOperands operands{call.a, call.b, call.c, call.lda, call.ldb, call.ldc, call.bias};
   const bool same = launch.params.m != 0 && launch.operands.a == operands.a && launch.operands.b == operands.b &&
-                    launch.operands.c == operands.c;
+                    launch.operands.c == operands.c && launch.operands.bias == operands.bias;
   if (!same) {
     launch.params = make_gemm_params(geometry, call.problem, operands, launch.workspace.get());
     launch.operands = operands;
@@ -78,10 +96,11 @@ GpuGemmBackend::KernelLaunch& GpuGemmBackend::kernel_launch(const DispatchEntry&
 void GpuGemmBackend::run_kernel(const DispatchEntry& entry, const LaunchGeometry& geometry, const GemmCall& call) {
   const std::lock_guard lock(mutex_);
   ensure_context();
-  const Kernel& k = kernel(entry);
-  const KernelLaunch& launch = kernel_launch(entry, k, geometry, call);
+  const Kernel* k = kernel(entry, call.bias ? Epilogue::Bias : Epilogue::Plain);
+  if (!k) throw RuntimeError(CL2_ERROR_INTERNAL, "cl2_gemm: a bias for a kernel without a bias twin");
+  const KernelLaunch& launch = kernel_launch(entry, *k, geometry, call);
   // Overlapped with the previous kernel only where the caller said that kernel never writes B.
-  launch_gemm(k.function, geometry, launch.params, static_cast<cudaStream_t>(call.stream), overlap_);
+  launch_gemm(k->function, geometry, launch.params, static_cast<cudaStream_t>(call.stream), overlap_);
 }
 
 std::vector<double> GpuGemmBackend::time_kernels(const std::vector<CandidateLaunch>& sequence, const GemmCall& call) {
@@ -89,10 +108,10 @@ std::vector<double> GpuGemmBackend::time_kernels(const std::vector<CandidateLaun
   ensure_context();
   const auto stream = static_cast<cudaStream_t>(call.stream);
   // Every module loaded, workspace allocated and argument filled before the first event: what is
-  // timed is the launches alone.
+  // timed is the launches alone. The tuned kernels, bias or not: a bias costs each about the same.
   std::vector<std::pair<CUfunction, const KernelLaunch*>> launches;
   for (const CandidateLaunch& run : sequence) {
-    const Kernel& k = kernel(*run.entry);
+    const Kernel& k = *kernel(*run.entry, Epilogue::Plain);
     launches.emplace_back(k.function, &kernel_launch(*run.entry, k, *run.geometry, call));
   }
   // Back to back behind a gate, one event between two launches, so that each launch's time is
@@ -131,10 +150,11 @@ const DeviceBuffer& GpuGemmBackend::library_workspace(void* stream) {
 
 const GpuGemmBackend::LibraryCall& GpuGemmBackend::library_call(const GemmCall& call, const LtAlgoConfig* algo) {
   const Problem& p = call.problem;
+  const Epilogue epilogue = call.bias ? Epilogue::Bias : Epilogue::Plain;
   auto& slot = library_calls_[std::make_tuple(p.shape.m, p.shape.n, p.shape.k, p.layout, p.accum, call.lda, call.ldb,
-                                              call.ldc, algo != nullptr)];
+                                              call.ldc, algo != nullptr, epilogue)];
   if (!slot) {
-    auto matmul = std::make_unique<LtMatmul>(p, call.lda, call.ldb, call.ldc);
+    auto matmul = std::make_unique<LtMatmul>(p, call.lda, call.ldb, call.ldc, epilogue);
     // The same choice as tune's cuBLASLt-autotune: its algorithm among the heuristic's, so that the
     // time recorded is the time given.
     const auto algorithms = matmul->algorithms(lt_handle_, CublasProviders::kWorkspaceBytes,
@@ -153,7 +173,7 @@ void GpuGemmBackend::run_library(const GemmCall& call, const LtAlgoConfig* algo)
   const LibraryCall& library = library_call(call, algo);
   const DeviceBuffer& workspace = library_workspace(call.stream);
   library.matmul->enqueue(lt_handle_, library.algorithm.algo, call.a, call.b, call.c, workspace.get(),
-                          workspace.bytes(), static_cast<cudaStream_t>(call.stream));
+                          workspace.bytes(), static_cast<cudaStream_t>(call.stream), call.bias);
 }
 
 }  // namespace cl2

@@ -3,7 +3,7 @@
 // per (kernel, shape, launch geometry, stream) the split-K workspace is allocated and zeroed once
 // and the kernel argument, tensor maps included, is kept and only filled again when the operands
 // move (one kernel runs at one shape with several geometries where first-call timing tries its
-// split-K factors: each keeps its own workspace and argument); per
+// split-K factors: each keeps its own workspace and argument; a kernel's bias twin shares them); per
 // problem and leading dimensions cuBLASLt's descriptors and algorithm are found once, and each
 // stream gets its own cuBLASLt workspace (two streams must not share one). In the steady state a
 // call allocates nothing. One mutex guards the caches; everything lives until the handle closes.
@@ -33,6 +33,7 @@ class GpuGemmBackend : public GemmBackend {
   ~GpuGemmBackend() override;
 
   void run_kernel(const DispatchEntry& entry, const LaunchGeometry& geometry, const GemmCall& call) override;
+  bool has_bias_twin(const DispatchEntry& entry) override;
   void run_library(const GemmCall& call, const LtAlgoConfig* algo) override;
   std::vector<double> time_kernels(const std::vector<CandidateLaunch>& sequence, const GemmCall& call) override;
   bool capturing(void* stream) override;
@@ -47,13 +48,16 @@ class GpuGemmBackend : public GemmBackend {
     DeviceBuffer workspace;
     GemmOperands operands;  // those `params` was filled for
     Cl2GemmParams params{};
+    // The kernels (tuned, bias twin) opted in to the geometry's shared memory, once each.
+    std::vector<CUfunction> opted_in;
   };
   struct LibraryCall {
     std::unique_ptr<LtMatmul> matmul;
     LtAlgorithm algorithm;
   };
 
-  const Kernel& kernel(const DispatchEntry& entry);
+  // The entry's kernel or its bias twin, loaded on first use; null for a twin the cubins lack.
+  const Kernel* kernel(const DispatchEntry& entry, Epilogue epilogue);
   KernelLaunch& kernel_launch(const DispatchEntry& entry, const Kernel& kernel, const LaunchGeometry& geometry,
                               const GemmCall& call);
   const LibraryCall& library_call(const GemmCall& call, const LtAlgoConfig* algo);
@@ -65,13 +69,15 @@ class GpuGemmBackend : public GemmBackend {
   int device_;
   Overlap overlap_;
   std::mutex mutex_;
-  std::map<std::string, std::unique_ptr<Kernel>> kernels_;  // by kernel key, loaded once
-  std::map<const DispatchEntry*, const Kernel*> entry_kernels_;  // found without building a key
+  // By kernel key ("-bias" appended for twins), loaded once; null where there is no twin.
+  std::map<std::string, std::unique_ptr<Kernel>> kernels_;
+  std::map<std::pair<const DispatchEntry*, Epilogue>, const Kernel*> entry_kernels_;  // found without building a key
   // Per kernel, shape and stream, one launch per geometry (few: found by comparing them).
   std::map<std::tuple<const DispatchEntry*, std::int64_t, std::int64_t, std::int64_t, void*>,
            std::vector<std::unique_ptr<KernelLaunch>>>
       launches_;
-  std::map<std::tuple<std::int64_t, std::int64_t, std::int64_t, Layout, Accum, long long, long long, long long, bool>,
+  std::map<std::tuple<std::int64_t, std::int64_t, std::int64_t, Layout, Accum, long long, long long, long long, bool,
+                      Epilogue>,
            std::unique_ptr<LibraryCall>>
       library_calls_;
   std::map<void*, std::unique_ptr<DeviceBuffer>> library_workspaces_;  // by stream

@@ -26,19 +26,24 @@ struct FakeBackend : cl2::GemmBackend {
   std::vector<std::vector<cl2::CandidateLaunch>> timed;  // each time_kernels sequence
   std::string order;                               // 't' per time_kernels, 'k' per run_kernel, 'l' per run_library
   bool stream_captured = false;
+  bool bias_twins = true;        // what has_bias_twin answers
+  const void* last_bias = nullptr;  // the bias of the last run_kernel or run_library
 
-  void run_kernel(const cl2::DispatchEntry& e, const cl2::LaunchGeometry& geometry, const cl2::GemmCall&) override {
+  void run_kernel(const cl2::DispatchEntry& e, const cl2::LaunchGeometry& geometry, const cl2::GemmCall& call) override {
     const std::lock_guard lock(mutex);
     ++kernels;
     order += 'k';
     last_entry = &e;
     last_geometry = geometry;
+    last_bias = call.bias;
   }
-  void run_library(const cl2::GemmCall&, const cl2::LtAlgoConfig* algo) override {
+  bool has_bias_twin(const cl2::DispatchEntry&) override { return bias_twins; }
+  void run_library(const cl2::GemmCall& call, const cl2::LtAlgoConfig* algo) override {
     const std::lock_guard lock(mutex);
     ++libraries;
     order += 'l';
     last_algo = algo ? std::optional(*algo) : std::nullopt;
+    last_bias = call.bias;
   }
   std::vector<double> time_kernels(const std::vector<cl2::CandidateLaunch>& sequence, const cl2::GemmCall&) override {
     const std::lock_guard lock(mutex);
