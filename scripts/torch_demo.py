@@ -8,12 +8,12 @@ torch and through libcl2 (Runtime.routed), on the GPU.
 
 Blocks: `llama` (the default), the MLP of Llama-family models: RMSNorm, gate and up projections H -> I
 without bias, SiLU(gate) * up, a down projection I -> H without bias (I = 11008 for H = 4096, as in
-Llama 2 7B); `gelu`, linear H -> 4H with bias, GELU, linear 4H -> H with bias. After our kernel the
-routed F.linear adds a bias with a separate kernel, where torch's cuBLASLt call fuses it, so `gelu`
-also shows what that costs (a shape that libcl2 sends to cuBLASLt is left to torch's F.linear). The layers' weights (2.2 GB in 8 Llama blocks of H = 4096) stream from DRAM at
-every pass, so the GEMMs are tuned under --l2 rotate, and the runtime is opened with
-weights_read_only: no kernel writes a weight, so our kernels may start while the one before them
-finishes (programmatic dependent launch).
+Llama 2 7B); `gelu`, linear H -> 4H with bias, GELU, linear 4H -> H with bias. The routed
+F.linear hands the bias to libcl2 (cl2_gemm_bias), whose kernels add it before they write C, as
+torch's cuBLASLt call does in its epilogue. The layers' weights (2.2 GB in 8 Llama blocks of
+H = 4096) stream from DRAM at every pass, so the GEMMs are tuned under --l2 rotate, and the
+runtime is opened with weights_read_only: no kernel writes a weight, so our kernels may start
+while the one before them finishes (programmatic dependent launch).
 
 Per token count it prints the route libcl2 takes for each GEMM, with how many outputs of one call
 on random operands differ from torch's (none where our kernel sums K in cuBLAS's order); the
