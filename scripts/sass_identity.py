@@ -63,8 +63,10 @@ def sass_digest(tool, shape, params, work, disassembler):
     cubins = [os.path.join(d, f) for d, _, files in os.walk(cache) for f in files if f.endswith(".cubin")]
     if len(cubins) != 1:
         return None, (run.stderr.strip().splitlines() or ["no cubin"])[-1]
-    text = subprocess.run([disassembler, "-sass", cubins[0]], capture_output=True, text=True).stdout
-    code = [line for line in text.splitlines() if ".cubin" not in line and "Fatbin" not in line]
+    dump = subprocess.run([disassembler, "-sass", cubins[0]], capture_output=True, text=True)
+    if dump.returncode != 0 or "/*0000*/" not in dump.stdout:  # e.g. no nvdisasm beside cuobjdump
+        return None, "cuobjdump -sass printed no code: " + (dump.stderr.strip().splitlines() or [""])[-1]
+    code = [line for line in dump.stdout.splitlines() if ".cubin" not in line and "Fatbin" not in line]
     return hashlib.sha256("\n".join(code).encode()).hexdigest()[:16], ""
 
 

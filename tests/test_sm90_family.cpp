@@ -541,3 +541,16 @@ TEST(Sm90Compile, BiasTwinsCompileForEveryWayOfWritingC) {
     EXPECT_EQ(twin_sass.find("LDL"), std::string::npos) << "local memory in a kernel that must not spill";
   }
 }
+
+// scripts/sass_identity.py, which shows a template change left kernels' SASS alone: a build
+// compared with itself is identical on every configuration it draws (one winner of an export and
+// the feature samples), and the script exits 0.
+TEST(Sm90Compile, SassIdentityScriptFindsABuildIdenticalToItself) {
+  ScratchDir dir;
+  if (run_command(source_path("scripts/find-cuobjdump.sh"), dir).out.empty()) GTEST_SKIP() << "no cuobjdump";
+  const auto r = run_command("python3 " + source_path("scripts/sass_identity.py") + " " + tool_binary() + " " +
+                                 tool_binary() + " " + source_path("db/results/h200-large.json") + " --per-table 1",
+                             dir);
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("5 of 5 configurations compiled by both builds have identical SASS"), std::string::npos) << r.out;
+}
