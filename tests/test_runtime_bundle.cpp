@@ -13,7 +13,9 @@
 #include "runtime/cpp_export.hpp"
 #include "runtime/runtime_error.hpp"
 #include "runtime/runtime_open.hpp"
+#include "support/one_winner_db.hpp"
 #include "support/run_tool.hpp"
+#include "support/runtime_fixtures.hpp"
 #include "support/runtime_fixtures.hpp"
 
 using namespace cl2;
@@ -217,6 +219,40 @@ int main() {
   std::string expected = bundle_manifest(bundle);
   for (const auto& [key, kernel] : bundle.kernels) expected += "\n" + key + " " + std::to_string(kernel.cubin.size());
   EXPECT_EQ(ran.out, expected);
+}
+
+// Each kernel's bias twin travels with it where the export has one (a winner whose twin does not
+// compile goes without), and a runtime opened on the bundle finds it by the twin's key.
+TEST(RuntimeBundle, BiasTwinsTravelWithTheirKernels) {
+  TempDir dir;
+  const DispatchTable table = sample_table();
+  const Bundle bundle = make_bundle(table, fake_kernel, [&](const DispatchEntry& e) -> std::optional<BundleKernel> {
+    if (e.kernel_key() == table.entries[2].kernel_key()) return std::nullopt;  // did not compile
+    return BundleKernel{"twin of " + e.kernel_key(), "// twin source"};
+  });
+  ASSERT_EQ(bundle.kernels.size(), 3u);
+  write_bundle(bundle, dir.path() / "bundle");
+  const RuntimeInput input = read_runtime_input((dir.path() / "bundle").string(), dir.file("cache"), "cl2_open");
+  EXPECT_EQ(input.cubins->bias_cubin(table.entries[0]), "twin of " + table.entries[0].kernel_key());
+  EXPECT_EQ(input.cubins->bias_cubin(table.entries[1]), "twin of " + table.entries[1].kernel_key()) << "shared";
+  EXPECT_EQ(input.cubins->bias_cubin(table.entries[2]), std::nullopt);
+  EXPECT_EQ(input.cubins->cubin(table.entries[2]), fake_kernel(table.entries[2]).cubin);
+}
+
+// export --format bundle compiles each winner's bias twin beside it (no GPU needed).
+TEST(RuntimeBundle, ExportWritesEachWinnersBiasTwin) {
+  cl2_test::ScratchDir dir;
+  const Problem tuned = tn(512, 512, 512);
+  write_one_winner_db(dir.file("one.sqlite"), tuned,
+                      cl2_test::sm90_config(tuned, cl2_test::any_config), test_device());
+  const auto r = cl2_test::run_tool("export --db " + dir.file("one.sqlite") + " --format bundle -o " + dir.file("b"), dir);
+  ASSERT_EQ(r.status, 0) << r.err;
+  const Bundle bundle = read_bundle(dir.path() / "b");
+  ASSERT_EQ(bundle.table.entries.size(), 1u);
+  const DispatchEntry& winner = bundle.table.entries[0];
+  ASSERT_TRUE(bundle.kernels.contains(winner.bias_twin_key()));
+  EXPECT_NE(bundle.kernels.at(winner.bias_twin_key()).cubin, bundle.kernels.at(winner.kernel_key()).cubin);
+  EXPECT_TRUE(std::filesystem::exists(dir.path() / "b" / "kernels" / (winner.bias_twin_key() + ".cu")));
 }
 
 TEST(RuntimeBundle, EmbeddedBundleReadsLikeAFolder) {

@@ -94,10 +94,11 @@ CL2_API cl2_status cl2_gemm(cl2_handle* handle, cl2_layout layout, cl2_accum acc
 
 /* C = A * B + bias, as torch.nn.functional.linear: `bias` holds N fp16 values added to every row
  * of C (not null). Our kernel adds it to its accumulators before it writes C: the winner's bias
- * twin, the same configuration compiled with the bias through the kernel cache at its first use
- * (opened from a database), or, where the handle has no compiler (a bundle or an embedded header),
- * the call goes to cuBLASLt, whose epilogue adds it. A shape's route is otherwise cl2_gemm's; an
- * untuned shape's first call times the kernels without the bias. Thread-safe. */
+ * twin, the same configuration compiled with the bias, through the kernel cache at its first use
+ * (opened from a database) or exported beside the winner (a bundle or an embedded header); where
+ * there is none (a bundle exported before twins existed), the call goes to cuBLASLt, whose
+ * epilogue adds it. A shape's route is otherwise cl2_gemm's; an untuned shape's first call times
+ * the kernels without the bias. Thread-safe. */
 CL2_API cl2_status cl2_gemm_bias(cl2_handle* handle, cl2_layout layout, cl2_accum accum, int64_t m, int64_t n,
                                  int64_t k, const void* a, int64_t lda, const void* b, int64_t ldb,
                                  const void* bias, void* c, int64_t ldc, void* stream);

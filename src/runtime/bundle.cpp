@@ -31,10 +31,14 @@ bool is_bundle_or_empty(const std::filesystem::path& dir) {
 
 }  // namespace
 
-Bundle make_bundle(DispatchTable table, const KernelFiles& files) {
+Bundle make_bundle(DispatchTable table, const KernelFiles& files, const TwinFiles& bias_twins) {
   Bundle bundle;
-  for (const DispatchEntry& entry : table.entries)
-    if (!bundle.kernels.contains(entry.kernel_key())) bundle.kernels.emplace(entry.kernel_key(), files(entry));
+  for (const DispatchEntry& entry : table.entries) {
+    if (bundle.kernels.contains(entry.kernel_key())) continue;
+    bundle.kernels.emplace(entry.kernel_key(), files(entry));
+    if (!bias_twins) continue;
+    if (std::optional<BundleKernel> twin = bias_twins(entry)) bundle.kernels.emplace(entry.bias_twin_key(), *twin);
+  }
   bundle.table = std::move(table);
   return bundle;
 }

@@ -5,12 +5,14 @@
 //                              "table": <dispatch table: device, versions, entries>,
 //                              "kernels": {KEY: {"cubin": "kernels/KEY.cubin",
 //                                                "source": "kernels/KEY.cu", "cubin_hash": ...}}}
-//   DIR/kernels/KEY.cubin     each winner's cubin (KEY = DispatchEntry::kernel_key())
+//   DIR/kernels/KEY.cubin     each winner's cubin (KEY = DispatchEntry::kernel_key()), and its bias
+//                             twin's (KEY = bias_twin_key(), where the twin compiles)
 //   DIR/kernels/KEY.cu        and the source it was compiled from
 // The same manifest, with the cubins as byte arrays, is what `export --format cpp` writes.
 #include <filesystem>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -25,14 +27,17 @@ struct BundleKernel {
 
 struct Bundle {
   DispatchTable table;
-  std::map<std::string, BundleKernel> kernels;  // by DispatchEntry::kernel_key()
+  std::map<std::string, BundleKernel> kernels;  // by DispatchEntry::kernel_key() and bias_twin_key()
 };
 
 // The kernel of an entry, compiled (or taken from the cache) for the export.
 using KernelFiles = std::function<BundleKernel(const DispatchEntry& entry)>;
+// Its bias twin, or nullopt where there is none.
+using TwinFiles = std::function<std::optional<BundleKernel>(const DispatchEntry& entry)>;
 
-// The table with each distinct kernel of its entries, asked of `files` once.
-Bundle make_bundle(DispatchTable table, const KernelFiles& files);
+// The table with each distinct kernel of its entries, asked of `files` once, and of `bias_twins`
+// (where given) each one's bias twin.
+Bundle make_bundle(DispatchTable table, const KernelFiles& files, const TwinFiles& bias_twins = {});
 
 // table.json's text.
 std::string bundle_manifest(const Bundle& bundle);

@@ -27,6 +27,20 @@ RebuiltKernel rebuild_entry_kernel(const DispatchEntry& entry, const KernelCompi
   return rebuild_kernel(kernel, entry.problem.layout, entry.problem.accum, entry.problem.text(), {}, compiler);
 }
 
+std::optional<std::string> StoredCubins::bias_cubin(const DispatchEntry& entry) const {
+  const auto found = by_key_.find(entry.bias_twin_key());
+  if (found == by_key_.end()) return std::nullopt;
+  return found->second;
+}
+
+std::optional<RebuiltKernel> rebuild_bias_twin(const DispatchEntry& entry, const KernelCompiler& compiler) {
+  RebuiltKernel twin = rebuild_entry_kernel(entry, compiler);  // the tuned kernel's template first
+  twin.source = generate_source(*twin.family, twin.config, entry.problem.layout, entry.problem.accum, Epilogue::Bias);
+  twin.compiled = compiler.compile({twin.source, compile_options(*twin.family, entry.arch), entry.arch});
+  if (!twin.compiled.ok) return std::nullopt;
+  return twin;
+}
+
 std::string read_cubin(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   std::string bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
@@ -44,13 +58,9 @@ std::string CompiledCubins::cubin(const DispatchEntry& entry) const {
 
 std::optional<std::string> CompiledCubins::bias_cubin(const DispatchEntry& entry) const {
   try {
-    // The tuned kernel first: its template must be the one it was tuned with.
-    const RebuiltKernel tuned = rebuild_entry_kernel(entry, compiler_);
-    const KernelSource source =
-        generate_source(*tuned.family, tuned.config, entry.problem.layout, entry.problem.accum, Epilogue::Bias);
-    const CompiledKernel twin = compiler_.compile({source, compile_options(*tuned.family, entry.arch), entry.arch});
-    if (!twin.ok) return std::nullopt;
-    return read_cubin(twin.cubin_path);
+    const std::optional<RebuiltKernel> twin = rebuild_bias_twin(entry, compiler_);
+    if (!twin) return std::nullopt;
+    return read_cubin(twin->compiled.cubin_path);
   } catch (const UserError& e) {
     throw RuntimeError(CL2_ERROR_BAD_INPUT_FILE, e.what());
   }

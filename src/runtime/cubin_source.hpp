@@ -22,12 +22,13 @@ class CubinSource {
   virtual std::optional<std::string> bias_cubin(const DispatchEntry& entry) const = 0;
 };
 
-// Cubins by DispatchEntry::kernel_key(). A bundle holds the tuned kernels alone, no bias twins.
+// Cubins by DispatchEntry::kernel_key() and bias_twin_key() (a bundle's; one exported before bias
+// twins existed has none).
 class StoredCubins : public CubinSource {
  public:
   explicit StoredCubins(std::map<std::string, std::string> by_key) : by_key_(std::move(by_key)) {}
   std::string cubin(const DispatchEntry& entry) const override;
-  std::optional<std::string> bias_cubin(const DispatchEntry&) const override { return std::nullopt; }
+  std::optional<std::string> bias_cubin(const DispatchEntry& entry) const override;
 
  private:
   std::map<std::string, std::string> by_key_;
@@ -36,6 +37,9 @@ class StoredCubins : public CubinSource {
 // The entry's kernel from the cache, compiled where the cache lost it; throws UserError where its
 // family is unknown, it no longer compiles, or its template changed since it was tuned.
 RebuiltKernel rebuild_entry_kernel(const DispatchEntry& entry, const KernelCompiler& compiler);
+// The entry's bias twin (the same configuration compiled with Epilogue::Bias, once the tuned
+// kernel's source is checked as rebuild_entry_kernel does), or nullopt where it does not compile.
+std::optional<RebuiltKernel> rebuild_bias_twin(const DispatchEntry& entry, const KernelCompiler& compiler);
 // A cubin file's bytes; throws UserError naming it.
 std::string read_cubin(const std::string& path);
 

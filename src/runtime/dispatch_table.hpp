@@ -31,6 +31,8 @@ struct DispatchEntry {
   // e.g. those differing only in the raster group; split-K is a kernel argument too, but some
   // defines depend on it (sm90: whether to split at all, the reduction's slices on small tiles).
   std::string kernel_key() const { return source_hash + "-" + arch; }
+  // Its bias twin's (codegen Epilogue::Bias): in a bundle, and among the runtime's loaded modules.
+  std::string bias_twin_key() const { return kernel_key() + "-bias"; }
   // Best of both: the recorded cuBLASLt algorithm measured faster than our winner.
   bool library_faster() const { return library_algo && library_us < ours_us; }
 };

@@ -41,7 +41,7 @@ const GpuGemmBackend::Kernel* GpuGemmBackend::kernel(const DispatchEntry& entry,
   if (auto known = entry_kernels_.find(id); known != entry_kernels_.end()) return known->second;
   const bool bias = epilogue == Epilogue::Bias;
   // Entries that share a kernel share its module.
-  const std::string key = entry.kernel_key() + (bias ? "-bias" : "");
+  const std::string key = bias ? entry.bias_twin_key() : entry.kernel_key();
   auto found = kernels_.find(key);
   if (found == kernels_.end()) {
     const std::optional<std::string> cubin = bias ? cubins_->bias_cubin(entry) : cubins_->cubin(entry);

@@ -69,7 +69,7 @@ class GpuGemmBackend : public GemmBackend {
   int device_;
   Overlap overlap_;
   std::mutex mutex_;
-  // By kernel key ("-bias" appended for twins), loaded once; null where there is no twin.
+  // By kernel key or bias twin key, loaded once; null where there is no twin.
   std::map<std::string, std::unique_ptr<Kernel>> kernels_;
   std::map<std::pair<const DispatchEntry*, Epilogue>, const Kernel*> entry_kernels_;  // found without building a key
   // Per kernel, shape and stream, one launch per geometry (few: found by comparing them).

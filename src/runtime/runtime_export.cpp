@@ -18,10 +18,17 @@ Bundle bundle_from_db(const TuningDb& db, const std::string& device_filter, cons
     throw UserError(fmt::format("{}: holds winners of {} GPUs{} ({}); a bundle is for one, choose it with --device",
                                 db.path(), tables.size(), filter, names));
   }
-  return make_bundle(std::move(tables.front()), [&](const DispatchEntry& entry) {
-    const RebuiltKernel built = rebuild_entry_kernel(entry, compiler);
-    return BundleKernel{read_cubin(built.compiled.cubin_path), built.source.text};
-  });
+  return make_bundle(
+      std::move(tables.front()),
+      [&](const DispatchEntry& entry) {
+        const RebuiltKernel built = rebuild_entry_kernel(entry, compiler);
+        return BundleKernel{read_cubin(built.compiled.cubin_path), built.source.text};
+      },
+      [&](const DispatchEntry& entry) -> std::optional<BundleKernel> {
+        const std::optional<RebuiltKernel> twin = rebuild_bias_twin(entry, compiler);
+        if (!twin) return std::nullopt;
+        return BundleKernel{read_cubin(twin->compiled.cubin_path), twin->source.text};
+      });
 }
 
 }  // namespace cl2

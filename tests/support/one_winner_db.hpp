@@ -16,11 +16,12 @@
 
 namespace cl2::test {
 
-// A database holding one winner for `tuned` on this GPU: the planner's first configuration, or
-// `config` where given (of a family this GPU runs).
+// A database holding one winner for `tuned` on this GPU (or on `on`, without one): the planner's
+// first configuration, or `config` where given (of a family that GPU runs).
 inline void write_one_winner_db(const std::string& path, const Problem& tuned,
-                                const std::optional<KernelConfig>& config = std::nullopt) {
-  const DeviceInfo device = query_device(0);
+                                const std::optional<KernelConfig>& config = std::nullopt,
+                                const std::optional<DeviceInfo>& on = std::nullopt) {
+  const DeviceInfo device = on ? *on : query_device(0);
   const DeviceLimits limits = device_limits(device);
   std::vector<const FamilySpec*> families;
   for (const auto& [name, family] : builtin_families())
