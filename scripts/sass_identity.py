@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
-"""Whether a template change left kernels' machine code alone: compiles the same sm90
-configurations with two builds of the CLI (`tune --compile-only --pin`, each into a fresh kernel
+"""Whether a template change left kernels' machine code alone: compiles the same configurations
+of a family with two builds of the CLI (`tune --compile-only --pin`, each into a fresh kernel
 cache, no GPU) and compares their SASS (cuobjdump -sass, file names left out).
 
-    sass_identity.py OLD_CLI NEW_CLI [EXPORT.json ...] [--per-table N] > identity.txt
+    sass_identity.py OLD_CLI NEW_CLI [EXPORT.json ...] [--family sm90|sm80] [--per-table N]
 
-The configurations: N sm90 winners drawn (the same draw every run) from each export given
-(`export --format json`, e.g. db/results/h200-decode.json), each at its own shape, plus samples of
-the features winners seldom show (stream-K, WG_KSPLIT with split-K, split-K through DSMEM).
+The configurations: N winners of the family drawn (the same draw every run) from each export
+given (`export --format json`, e.g. db/results/h200-decode.json), each at its own shape, plus for
+sm90 samples of the features winners seldom show (stream-K, WG_KSPLIT with split-K, split-K
+through DSMEM).
 A template's text is part of every kernel's identity (its source hash), so any change makes a
 database's winners stale for the runtime; this says whether the kernels themselves changed, so
 that the tables measured before it still describe them. Exit status 1 where any differ."""
@@ -36,9 +37,9 @@ def feature_samples():
             ((1024, 1024, 8192), params(64, 64, 6, 2, 2, 1, 1, stream_k=1))]
 
 
-def table_samples(path, count):
+def table_samples(path, family, count):
     kernels = [k for device in json.load(open(path))["devices"] for k in device["kernels"]
-               if k.get("family") == "sm90" and k.get("layout", "tn") == "tn" and k.get("accum", "f32") == "f32"]
+               if k.get("family") == family and k.get("layout", "tn") == "tn" and k.get("accum", "f32") == "f32"]
     random.Random(1).shuffle(kernels)
     return [((k["m"], k["n"], k["k"]), k["config"]["params"]) for k in kernels[:count]]
 
@@ -50,7 +51,7 @@ def cuobjdump():
     return found
 
 
-def sass_digest(tool, shape, params, work, disassembler):
+def sass_digest(tool, family, shape, params, work, disassembler):
     """The SASS digest of the one kernel `tool` compiles for the pinned configuration, or the
     reason there is none."""
     os.makedirs(work)
@@ -58,7 +59,7 @@ def sass_digest(tool, shape, params, work, disassembler):
     json.dump([list(shape)], open(shapes, "w"))
     pin = ",".join(f"{name}={value}" for name, value in sorted(params.items()))
     cache = os.path.join(work, "cache")
-    run = subprocess.run([tool, "tune", "--compile-only", "--arch", "sm_90a", "--family", "sm90", "--shapes", shapes,
+    run = subprocess.run([tool, "tune", "--compile-only", "--arch", "sm_90a", "--family", family, "--shapes", shapes,
                           "--pin", pin, "--cache-dir", cache], capture_output=True, text=True, cwd=work)
     cubins = [os.path.join(d, f) for d, _, files in os.walk(cache) for f in files if f.endswith(".cubin")]
     if len(cubins) != 1:
@@ -75,17 +76,22 @@ def main():
     parser.add_argument("old_cli")
     parser.add_argument("new_cli")
     parser.add_argument("exports", nargs="*")
+    parser.add_argument("--family", choices=["sm90", "sm80"], default="sm90")
     parser.add_argument("--per-table", type=int, default=8)
     args = parser.parse_args()
     args.old_cli, args.new_cli = os.path.abspath(args.old_cli), os.path.abspath(args.new_cli)
     disassembler = cuobjdump()
-    configs = [c for path in args.exports for c in table_samples(path, args.per_table)] + feature_samples()
+    configs = [c for path in args.exports for c in table_samples(path, args.family, args.per_table)]
+    if args.family == "sm90":
+        configs += feature_samples()
     identical = failed = 0
     with tempfile.TemporaryDirectory() as work:
         for i, (shape, params) in enumerate(configs):
             label = "x".join(map(str, shape)) + " " + " ".join(f"{k}={v}" for k, v in sorted(params.items()))
-            old, why_old = sass_digest(args.old_cli, shape, params, os.path.join(work, f"old-{i}"), disassembler)
-            new, why_new = sass_digest(args.new_cli, shape, params, os.path.join(work, f"new-{i}"), disassembler)
+            old, why_old = sass_digest(args.old_cli, args.family, shape, params, os.path.join(work, f"old-{i}"),
+                                       disassembler)
+            new, why_new = sass_digest(args.new_cli, args.family, shape, params, os.path.join(work, f"new-{i}"),
+                                       disassembler)
             if old is None or new is None:
                 failed += 1
                 print(f"{label}: not compiled ({why_old or why_new})")

@@ -177,6 +177,17 @@ __device__ __forceinline__ unsigned cl2_sm80_packed(const Acc& acc, int mi, int 
 #endif
 }
 
+// Calls visit(mi, ni, h) for row pair h of every mma tile (mi, ni) a thread holds.
+template <typename Visit>
+__device__ __forceinline__ void cl2_sm80_for_each_pair(Visit visit) {
+#pragma unroll
+  for (int mi = 0; mi < MI; ++mi)
+#pragma unroll
+    for (int ni = 0; ni < NI; ++ni)
+#pragma unroll
+      for (int h = 0; h < 2; ++h) visit(mi, ni, h);
+}
+
 #if CL2_BIAS
 // Adds v0 and v1 to row pair h of mma tile (mi, ni), in the accumulator's precision.
 __device__ __forceinline__ void cl2_sm80_add(Acc& acc, int mi, int ni, int h, float v0, float v1) {
@@ -342,24 +353,15 @@ extern "C" __global__ void __launch_bounds__(cl2_sm80::THREADS, 1)
 #if CL2_BIAS
   // bias[n] joins C's column n once: in slice 0, before split-K stores the partials it sums.
   if (slice == 0)
-#pragma unroll
-    for (int mi = 0; mi < MI; ++mi)
-#pragma unroll
-      for (int ni = 0; ni < NI; ++ni)
-#pragma unroll
-        for (int h = 0; h < 2; ++h)
-          cl2_sm80_add(acc, mi, ni, h, cl2_bias_at(p, n0 + lcol + ni * 8), cl2_bias_at(p, n0 + lcol + ni * 8 + 1));
+    cl2_sm80_for_each_pair([&](int mi, int ni, int h) {
+      cl2_sm80_add(acc, mi, ni, h, cl2_bias_at(p, n0 + lcol + ni * 8), cl2_bias_at(p, n0 + lcol + ni * 8 + 1));
+    });
 #endif
 
   if (p.split_k == 1) {
-#pragma unroll
-    for (int mi = 0; mi < MI; ++mi)
-#pragma unroll
-      for (int ni = 0; ni < NI; ++ni)
-#pragma unroll
-        for (int h = 0; h < 2; ++h)
-          cl2_sm80_store_pair(p, m0 + lrow + mi * 16 + h * 8, n0 + lcol + ni * 8,
-                              cl2_sm80_packed(acc, mi, ni, h));
+    cl2_sm80_for_each_pair([&](int mi, int ni, int h) {
+      cl2_sm80_store_pair(p, m0 + lrow + mi * 16 + h * 8, n0 + lcol + ni * 8, cl2_sm80_packed(acc, mi, ni, h));
+    });
     return;
   }
 
@@ -367,16 +369,11 @@ extern "C" __global__ void __launch_bounds__(cl2_sm80::THREADS, 1)
   // and writes C (cl2_common.cuh).
   const int tiles = tiles_m * tiles_n;
   float* partial = cl2_splitk_partial(p, tiles, tile, slice, BM * BN);
-#pragma unroll
-  for (int mi = 0; mi < MI; ++mi)
-#pragma unroll
-    for (int ni = 0; ni < NI; ++ni)
-#pragma unroll
-      for (int h = 0; h < 2; ++h) {
-        float v0, v1;
-        cl2_sm80_values(acc, mi, ni, h, v0, v1);
-        cl2_st_global_f32x2(partial + (lrow + mi * 16 + h * 8) * BN + lcol + ni * 8, v0, v1);
-      }
+  cl2_sm80_for_each_pair([&](int mi, int ni, int h) {
+    float v0, v1;
+    cl2_sm80_values(acc, mi, ni, h, v0, v1);
+    cl2_st_global_f32x2(partial + (lrow + mi * 16 + h * 8) * BN + lcol + ni * 8, v0, v1);
+  });
   int* flag = reinterpret_cast<int*>(cl2_smem + RING_BYTES);
   if (!cl2_splitk_arrive<THREADS, 1>(p, tile, flag, tid)) return;
   constexpr int QUADS_PER_THREAD = BM * BN / 4 / THREADS;

@@ -121,6 +121,17 @@ def linear(x, weight, bias=None):
 )");
 }
 
+// The start of a script over the stand-ins: PyTorch's (write_standin_torch, done here) and
+// libcl2's, a class Library with `methods` (plus cl2_close) that cl2tune calls in place of the
+// library, and `rt`, a Runtime whose handle is 4242.
+std::string standin_prelude(const cl2_test::ScratchDir& dir, const std::string& methods) {
+  write_standin_torch(dir);
+  return "import sys\nsys.path.insert(0, \"" + dir.file("standin") + "\")\nimport ctypes, cl2tune, torch\nclass Library:\n" +
+         methods +
+         "    def cl2_close(self, handle):\n        pass\n"
+         "cl2tune._library = lambda: Library()\nrt = object.__new__(cl2tune.Runtime)\nrt._handle = ctypes.c_void_p(4242)\n";
+}
+
 }  // namespace
 
 // cl2tune.matmul's glue, on any machine: a stand-in for PyTorch (tensors with shapes, strides,
@@ -132,23 +143,13 @@ def linear(x, weight, bias=None):
 TEST(RuntimePython, MatmulHandsTheTensorsLayoutAndCurrentStreamToTheLibrary) {
   cl2_test::ScratchDir dir;
   if (!python_has(dir, "ctypes")) GTEST_SKIP() << "no python3 with ctypes";
-  write_standin_torch(dir);
-  const auto r = run_python(dir, R"(
-import sys
-sys.path.insert(0, ")" + dir.file("standin") + R"(")
-import ctypes, cl2tune, torch
-calls = []
-class Library:
+  const auto r = run_python(dir, standin_prelude(dir, R"(
     def cl2_gemm_packed(self, address):
         args = cl2tune._GEMM_ARGS.unpack(ctypes.string_at(address, cl2tune._GEMM_ARGS.size))
         assert args[0] == 4242, args
         calls.append(args[1:])
         return 0
-    def cl2_close(self, handle):
-        pass
-cl2tune._library = lambda: Library()
-rt = object.__new__(cl2tune.Runtime)
-rt._handle = ctypes.c_void_p(4242)
+)") + R"(calls = []
 a = torch.Tensor((64, 128), (128, 1), 100, 1)
 weight = torch.Tensor((256, 128), (136, 1), 200, 1)
 rt.matmul(a, weight.t())
@@ -184,25 +185,16 @@ for call in calls:
 TEST(RuntimePython, LinearHandsItsBiasToTheLibrary) {
   cl2_test::ScratchDir dir;
   if (!python_has(dir, "ctypes")) GTEST_SKIP() << "no python3 with ctypes";
-  write_standin_torch(dir);
-  const auto r = run_python(dir, R"(
-import sys
-sys.path.insert(0, ")" + dir.file("standin") + R"(")
-import ctypes, cl2tune, torch
-def args(address):
-    return cl2tune._GEMM_ARGS.unpack(ctypes.string_at(address, cl2tune._GEMM_ARGS.size))[3:6]
-class Library:
+  const auto r = run_python(dir, standin_prelude(dir, R"(
     def cl2_gemm_packed(self, address):
-        print("cl2_gemm", args(address))
+        print("cl2_gemm", shape_of(address))
         return 0
     def cl2_gemm_bias_packed(self, address, bias):
-        print("cl2_gemm_bias", args(address), bias)
+        print("cl2_gemm_bias", shape_of(address), bias)
         return 0
-    def cl2_close(self, handle):
-        pass
-cl2tune._library = lambda: Library()
-rt = object.__new__(cl2tune.Runtime)
-rt._handle = ctypes.c_void_p(4242)
+)") + R"(
+def shape_of(address):
+    return cl2tune._GEMM_ARGS.unpack(ctypes.string_at(address, cl2tune._GEMM_ARGS.size))[3:6]
 x = torch.Tensor((64, 128), (128, 1), 100, 1)
 weight = torch.Tensor((512, 128), (128, 1), 200, 1)
 with rt.routed():
