@@ -33,10 +33,16 @@ std::optional<std::string> StoredCubins::bias_cubin(const DispatchEntry& entry) 
   return found->second;
 }
 
+CompileJob bias_twin_job(const DispatchEntry& entry, const FamilySpec& family) {
+  return {generate_source(family, entry.config, entry.problem.layout, entry.problem.accum, Epilogue::Bias),
+          compile_options(family, entry.arch), entry.arch};
+}
+
 std::optional<RebuiltKernel> rebuild_bias_twin(const DispatchEntry& entry, const KernelCompiler& compiler) {
   RebuiltKernel twin = rebuild_entry_kernel(entry, compiler);  // the tuned kernel's template first
-  twin.source = generate_source(*twin.family, twin.config, entry.problem.layout, entry.problem.accum, Epilogue::Bias);
-  twin.compiled = compiler.compile({twin.source, compile_options(*twin.family, entry.arch), entry.arch});
+  const CompileJob job = bias_twin_job(entry, *twin.family);
+  twin.source = job.source;
+  twin.compiled = compiler.compile(job);
   if (!twin.compiled.ok) return std::nullopt;
   return twin;
 }

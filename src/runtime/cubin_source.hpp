@@ -37,8 +37,10 @@ class StoredCubins : public CubinSource {
 // The entry's kernel from the cache, compiled where the cache lost it; throws UserError where its
 // family is unknown, it no longer compiles, or its template changed since it was tuned.
 RebuiltKernel rebuild_entry_kernel(const DispatchEntry& entry, const KernelCompiler& compiler);
-// The entry's bias twin (the same configuration compiled with Epilogue::Bias, once the tuned
-// kernel's source is checked as rebuild_entry_kernel does), or nullopt where it does not compile.
+// The compile job of the entry's bias twin: its configuration with Epilogue::Bias.
+CompileJob bias_twin_job(const DispatchEntry& entry, const FamilySpec& family);
+// The entry's bias twin (compiled, or from the cache, once the tuned kernel's source is checked as
+// rebuild_entry_kernel does), or nullopt where it does not compile.
 std::optional<RebuiltKernel> rebuild_bias_twin(const DispatchEntry& entry, const KernelCompiler& compiler);
 // A cubin file's bytes; throws UserError naming it.
 std::string read_cubin(const std::string& path);

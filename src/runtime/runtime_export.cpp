@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <set>
+
 #include "core/errors.hpp"
 #include "runtime/cubin_source.hpp"
 
@@ -18,6 +20,14 @@ Bundle bundle_from_db(const TuningDb& db, const std::string& device_filter, cons
     throw UserError(fmt::format("{}: holds winners of {} GPUs{} ({}); a bundle is for one, choose it with --device",
                                 db.path(), tables.size(), filter, names));
   }
+  // The bias twins first, on every core: tune never times them, so they are seldom in the cache,
+  // and one by one they would take a second or more each.
+  std::vector<CompileJob> twins;
+  std::set<std::string> keys;
+  for (const DispatchEntry& entry : tables.front().entries)
+    if (keys.insert(entry.kernel_key()).second && builtin_families().contains(entry.config.family))
+      twins.push_back(bias_twin_job(entry, builtin_families().at(entry.config.family)));
+  compiler.compile_all(twins);
   return make_bundle(
       std::move(tables.front()),
       [&](const DispatchEntry& entry) {
