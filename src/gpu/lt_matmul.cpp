@@ -77,8 +77,8 @@ void LtMatmul::enqueue(cublasLtHandle_t handle, const cublasLtMatmulAlgo_t& algo
                        void* c, void* workspace, std::size_t workspace_bytes, cudaStream_t stream,
                        const void* bias) const {
   static const float one = 1.f, zero = 0.f;
-  if (bias) CL2_CUBLAS(cublasLtMatmulDescSetAttribute(op_, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &bias, sizeof(bias)));
   static const unsigned short half_one = 0x3c00, half_zero = 0;
+  if (bias) CL2_CUBLAS(cublasLtMatmulDescSetAttribute(op_, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &bias, sizeof(bias)));
   CL2_CUBLAS(cublasLtMatmul(handle, op_, f16_ ? static_cast<const void*>(&half_one) : &one, b, a_, a, b_,
                             f16_ ? static_cast<const void*>(&half_zero) : &zero, c, c_, c, c_, &algo, workspace,
                             workspace_bytes, stream));

@@ -34,12 +34,10 @@ struct CandidateLaunch {
 class GemmBackend {
  public:
   virtual ~GemmBackend() = default;
-  // Runs the kernel of `entry` with `geometry` (its launch geometry at call.problem): with a bias,
-  // its bias twin, which the caller has made sure of (has_bias_twin).
-  virtual void run_kernel(const DispatchEntry& entry, const LaunchGeometry& geometry, const GemmCall& call) = 0;
-  // Whether the kernel of `entry` has a bias twin here, compiling or loading it on first ask
-  // (once per kernel); false where the cubins came without one (a bundle).
-  virtual bool has_bias_twin(const DispatchEntry& entry) = 0;
+  // Runs the kernel of `entry` with `geometry` (its launch geometry at call.problem), or with a
+  // bias its bias twin (compiled or loaded at its first use); returns false, having run nothing,
+  // where the cubins came without a twin (a bundle exported before twins existed).
+  virtual bool run_kernel(const DispatchEntry& entry, const LaunchGeometry& geometry, const GemmCall& call) = 0;
   // Launches the kernels of `sequence` in that order on call.stream, with call's operands, each
   // between two events, waits for the last, and returns each launch's GPU time in µs. C is left
   // with the last launch's result. Never called while the stream is being captured.

@@ -57,12 +57,6 @@ const GpuGemmBackend::Kernel* GpuGemmBackend::kernel(const DispatchEntry& entry,
   return found->second.get();
 }
 
-bool GpuGemmBackend::has_bias_twin(const DispatchEntry& entry) {
-  const std::lock_guard lock(mutex_);
-  ensure_context();
-  return kernel(entry, Epilogue::Bias) != nullptr;
-}
-
 GpuGemmBackend::KernelLaunch& GpuGemmBackend::kernel_launch(const DispatchEntry& entry, const Kernel& kernel,
                                                             const LaunchGeometry& geometry, const GemmCall& call) {
   const GemmShape& s = call.problem.shape;
@@ -93,14 +87,15 @@ GpuGemmBackend::KernelLaunch& GpuGemmBackend::kernel_launch(const DispatchEntry&
   return launch;
 }
 
-void GpuGemmBackend::run_kernel(const DispatchEntry& entry, const LaunchGeometry& geometry, const GemmCall& call) {
+bool GpuGemmBackend::run_kernel(const DispatchEntry& entry, const LaunchGeometry& geometry, const GemmCall& call) {
   const std::lock_guard lock(mutex_);
   ensure_context();
   const Kernel* k = kernel(entry, call.bias ? Epilogue::Bias : Epilogue::Plain);
-  if (!k) throw RuntimeError(CL2_ERROR_INTERNAL, "cl2_gemm: a bias for a kernel without a bias twin");
+  if (!k) return false;
   const KernelLaunch& launch = kernel_launch(entry, *k, geometry, call);
   // Overlapped with the previous kernel only where the caller said that kernel never writes B.
   launch_gemm(k->function, geometry, launch.params, static_cast<cudaStream_t>(call.stream), overlap_);
+  return true;
 }
 
 std::vector<double> GpuGemmBackend::time_kernels(const std::vector<CandidateLaunch>& sequence, const GemmCall& call) {

@@ -32,8 +32,7 @@ class GpuGemmBackend : public GemmBackend {
   GpuGemmBackend(std::unique_ptr<CubinSource> cubins, int device, Overlap overlap = Overlap::Never);
   ~GpuGemmBackend() override;
 
-  void run_kernel(const DispatchEntry& entry, const LaunchGeometry& geometry, const GemmCall& call) override;
-  bool has_bias_twin(const DispatchEntry& entry) override;
+  bool run_kernel(const DispatchEntry& entry, const LaunchGeometry& geometry, const GemmCall& call) override;
   void run_library(const GemmCall& call, const LtAlgoConfig* algo) override;
   std::vector<double> time_kernels(const std::vector<CandidateLaunch>& sequence, const GemmCall& call) override;
   bool capturing(void* stream) override;

@@ -109,10 +109,7 @@ void Runtime::run(const Candidate& chosen, const GemmCall& call) {
   const Decision& decision = chosen.decision;
   // A bias goes into our kernel's bias twin, or where the cubins came without one, to cuBLASLt
   // with the algorithm tune recorded at this very shape (its epilogue adds the bias).
-  if (decision.ours() && (!call.bias || backend_->has_bias_twin(*decision.entry))) {
-    backend_->run_kernel(*decision.entry, chosen.geometry, call);
-    return;
-  }
+  if (decision.ours() && backend_->run_kernel(*decision.entry, chosen.geometry, call)) return;
   const bool this_shape = decision.route == Route::LibraryRecorded || decision.route == Route::OursExact;
   backend_->run_library(call, this_shape && decision.entry->library_algo ? &*decision.entry->library_algo : nullptr);
 }

@@ -26,18 +26,19 @@ struct FakeBackend : cl2::GemmBackend {
   std::vector<std::vector<cl2::CandidateLaunch>> timed;  // each time_kernels sequence
   std::string order;                               // 't' per time_kernels, 'k' per run_kernel, 'l' per run_library
   bool stream_captured = false;
-  bool bias_twins = true;        // what has_bias_twin answers
+  bool bias_twins = true;           // whether run_kernel finds a kernel's bias twin
   const void* last_bias = nullptr;  // the bias of the last run_kernel or run_library
 
-  void run_kernel(const cl2::DispatchEntry& e, const cl2::LaunchGeometry& geometry, const cl2::GemmCall& call) override {
+  bool run_kernel(const cl2::DispatchEntry& e, const cl2::LaunchGeometry& geometry, const cl2::GemmCall& call) override {
     const std::lock_guard lock(mutex);
+    if (call.bias && !bias_twins) return false;
     ++kernels;
     order += 'k';
     last_entry = &e;
     last_geometry = geometry;
     last_bias = call.bias;
+    return true;
   }
-  bool has_bias_twin(const cl2::DispatchEntry&) override { return bias_twins; }
   void run_library(const cl2::GemmCall& call, const cl2::LtAlgoConfig* algo) override {
     const std::lock_guard lock(mutex);
     ++libraries;
