@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include <set>
+#include <map>
 
 #include "core/errors.hpp"
 #include "runtime/cubin_source.hpp"
@@ -22,22 +22,22 @@ Bundle bundle_from_db(const TuningDb& db, const std::string& device_filter, cons
   }
   // The bias twins first, on every core: tune never times them, so they are seldom in the cache,
   // and one by one they would take a second or more each.
-  std::vector<CompileJob> twins;
-  std::set<std::string> keys;
+  std::map<std::string, std::size_t> twin_job;  // kernel key -> its twin's job
+  std::vector<CompileJob> jobs;
   for (const DispatchEntry& entry : tables.front().entries)
-    if (keys.insert(entry.kernel_key()).second && builtin_families().contains(entry.config.family))
-      twins.push_back(bias_twin_job(entry, builtin_families().at(entry.config.family)));
-  compiler.compile_all(twins);
+    if (builtin_families().contains(entry.config.family) && twin_job.emplace(entry.kernel_key(), jobs.size()).second)
+      jobs.push_back(bias_twin_job(entry, builtin_families().at(entry.config.family)));
+  const std::vector<CompiledKernel> twins = compiler.compile_all(jobs);
   return make_bundle(
       std::move(tables.front()),
-      [&](const DispatchEntry& entry) {
+      [&](const DispatchEntry& entry) {  // checks that the template is the one the kernel was tuned with
         const RebuiltKernel built = rebuild_entry_kernel(entry, compiler);
         return BundleKernel{read_cubin(built.compiled.cubin_path), built.source.text};
       },
       [&](const DispatchEntry& entry) -> std::optional<BundleKernel> {
-        const std::optional<RebuiltKernel> twin = rebuild_bias_twin(entry, compiler);
-        if (!twin) return std::nullopt;
-        return BundleKernel{read_cubin(twin->compiled.cubin_path), twin->source.text};
+        const std::size_t job = twin_job.at(entry.kernel_key());
+        if (!twins[job].ok) return std::nullopt;
+        return BundleKernel{read_cubin(twins[job].cubin_path), jobs[job].source.text};
       });
 }
 
