@@ -118,6 +118,10 @@ def capture_graph(run, warmup=3):
     return graph, captured
 
 
+class _UnfitBias(ValueError):
+    """A bias that cl2_gemm_bias does not take (the routed F.linear leaves such calls to torch)."""
+
+
 def _fits_bias(torch, bias, n, a):
     """Whether `bias` is what cl2_gemm_bias takes: n contiguous fp16 values on a's device."""
     return (isinstance(bias, torch.Tensor) and bias.dim() == 1 and bias.shape[0] == n and bias.dtype == torch.float16
@@ -189,6 +193,8 @@ class Runtime:
             ldb = b.stride(0)
         m, k = a.shape
         n = b.shape[1]
+        if bias is not None and not _fits_bias(torch, bias, n, a):
+            raise _UnfitBias(f"cl2tune.matmul: bias must be {n} contiguous float16 values on a's device")
         if out is None:
             c, ldc = torch.empty((m, n), dtype=torch.float16, device=a.device), n
         else:
@@ -197,8 +203,6 @@ class Runtime:
                     or out.get_device() != a.get_device() or out.stride(1) != 1 or ldc < n):
                 raise ValueError(f"cl2tune.matmul: out must be a ({m}, {n}) float16 CUDA tensor on a's device "
                                  "with contiguous rows")
-        if bias is not None and not _fits_bias(torch, bias, n, a):
-            raise ValueError(f"cl2tune.matmul: bias must be {n} contiguous float16 values on a's device")
         if m == 0 or n == 0:
             return c
         if k == 0:
@@ -232,9 +236,12 @@ class Runtime:
             return self.matmul(a, b)
 
         def routed_linear(x, weight, bias=None):
-            if not takes(x, weight) or (bias is not None and not _fits_bias(torch, bias, weight.shape[0], x)):
+            if not takes(x, weight):
                 return linear(x, weight, bias)
-            return self.matmul(x, weight.t(), bias=bias)
+            try:
+                return self.matmul(x, weight.t(), bias=bias)
+            except _UnfitBias:  # checked once, by matmul, before anything is called
+                return linear(x, weight, bias)
 
         torch.matmul, F.linear = routed_matmul, routed_linear
         try:
