@@ -80,6 +80,14 @@ def main():
     parser.add_argument("--per-table", type=int, default=8)
     args = parser.parse_args()
     args.old_cli, args.new_cli = os.path.abspath(args.old_cli), os.path.abspath(args.new_cli)
+    for cli in (args.old_cli, args.new_cli):
+        if not os.access(cli, os.X_OK):
+            sys.exit(f"sass_identity.py: {cli} is not an executable; pass two builds of cuda-l2-tune")
+    for path in args.exports:
+        try:
+            json.load(open(path))["devices"]
+        except (OSError, ValueError, KeyError, TypeError) as e:
+            sys.exit(f"sass_identity.py: {path}: not an export ({e}); pass files of export --format json")
     disassembler = cuobjdump()
     configs = [c for path in args.exports for c in table_samples(path, args.family, args.per_table)]
     if args.family == "sm90":

@@ -554,3 +554,15 @@ TEST(Sm90Compile, SassIdentityScriptFindsABuildIdenticalToItself) {
   ASSERT_EQ(r.status, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("5 of 5 configurations compiled by both builds have identical SASS"), std::string::npos) << r.out;
 }
+
+// Its input errors: one line naming the input and the fix, exit status 1, before any compile.
+TEST(Sm90Compile, SassIdentityScriptNamesABadInput) {
+  ScratchDir dir;
+  const std::string script = "python3 " + source_path("scripts/sass_identity.py") + " ";
+  auto r = run_command(script + dir.file("missing-cli") + " " + tool_binary(), dir);
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("missing-cli is not an executable; pass two builds of cuda-l2-tune"), std::string::npos) << r.err;
+  r = run_command(script + tool_binary() + " " + tool_binary() + " " + dir.write("x.json", "[]"), dir);
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("x.json: not an export"), std::string::npos) << r.err;
+}
