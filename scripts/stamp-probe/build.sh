@@ -9,13 +9,15 @@
 #   cuda-l2-tune export --db DB --format bundle -o BUNDLE          # the winners' sources
 #   scripts/stamp-probe/build.sh BUNDLE/kernels/<hash>-sm_90a.cu ...  # needs nvcc (sm_90a)
 #   build/stamp-probe/probe-<hash8> M N K [ours|read|both|panels [CTAS]]
-# `read` streams the weights with 132, 264 and 528 blocks of a plain read kernel; `panels` reads them
-# as contiguous per-CTA panels (CTAS of them, and 132), statically or from a shared chunk counter.
+# `read` streams the weights with 132, 264 and 528 blocks of a plain read kernel, launched plainly
+# and with programmatic dependent launch (read-pdl: consecutive calls overlap, as our PDL kernels
+# do); `panels` reads them as contiguous per-CTA panels (CTAS of them, and 132), statically or from
+# a shared chunk counter.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$here/../.."
 out="${OUT_DIR:-$root/build/stamp-probe}"
-[ $# -gt 0 ] || { sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+[ $# -gt 0 ] || { sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 bash "$here/stamp-template.sh" "$out/gen"
 for source in "$@"; do
   [ -f "$source" ] || { echo "build.sh: $source: no such file; give kernel sources of an exported bundle" >&2; exit 2; }

@@ -10,7 +10,7 @@ t=templates/sm90_hgemm.cuh
 sync=$(grep -n '^  __syncthreads();' $t | tail -1 | cut -d: -f1)
 sed -e 's|^  extern __shared__ unsigned char cl2_smem\[\];|&\n  CL2_STAMP_ENTRY();|' \
     -e "${sync}s|^  __syncthreads();|&\n  if (threadIdx.x == 0) CL2_STAMP(1);|" \
-    -e 's|^\( *cl2_load_operand<kBM, (kClusterN > 1)>(a_dst.*\)$|\1\n      if (it == 0) CL2_STAMP(2);|' \
+    -e 's|^\(      cl2_load_rows(p, smem_a, bar, stage, work, kb, cn, a_peers);\)$|\1\n      if (it == 0) CL2_STAMP(2);|' \
     -e 's|^\(      cl2_mbar_wait(full + stage \* 8, (it / kStages) \& 1);\)$|\1\n      if (threadIdx.x == 128) { if (it == 0) CL2_STAMP(3); CL2_STAMP(4); }|' \
     -e 's|^  if (kWgSplitK \&\& consumer == 1) cl2_named_sync|  if (threadIdx.x == 128) CL2_STAMP(5);\n&|' \
     $t > "$dir/sm90_hgemm.cuh"
