@@ -9,10 +9,11 @@
 #   cuda-l2-tune export --db DB --format bundle -o BUNDLE          # the winners' sources
 #   scripts/stamp-probe/build.sh BUNDLE/kernels/<hash>-sm_90a.cu ...  # needs nvcc (sm_90a)
 #   build/stamp-probe/probe-<hash8> M N K [ours|read|both|panels [CTAS]]
-# `read` streams the weights with 132, 264 and 528 blocks of a plain read kernel, launched plainly
-# and with programmatic dependent launch (read-pdl: consecutive calls overlap, as our PDL kernels
-# do); `panels` reads them as contiguous per-CTA panels (CTAS of them, and 132), statically or from
-# a shared chunk counter.
+# `read` streams the weights with 132, 264 and 528 blocks of a plain read kernel, and with 132 and
+# 264 launched with programmatic dependent launch (read-pdl: each call reads 0, 8 or 16 steps of
+# 8 KB a CTA before it waits for the call before, which lets it launch with as many steps left, as
+# our PDL kernels overlap two calls); `panels` reads them as contiguous per-CTA panels (CTAS of
+# them, and 132), statically or from a shared chunk counter.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$here/../.."

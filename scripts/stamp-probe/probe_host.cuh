@@ -39,14 +39,24 @@ __global__ void stamped_read(const uint4* data, long long count, unsigned* sink)
 // at once (its weights are read-only, so nothing waits), as our PDL kernels request their weights
 // while the previous call finishes. The ceiling for back-to-back calls that overlap; no stamps (the
 // launches' CTAs interleave, so a stamp's launch could not be told).
-__global__ void overlapped_read(const uint4* data, long long count, unsigned* sink) {
-  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+// The read-only stream as our PDL kernels overlap back-to-back calls: each CTA reads its first
+// `ahead` grid-stride steps (one ring's worth in our kernels: the weights, never written by the
+// call before) before griddepcontrol.wait, the rest after it, and lets the next call launch once
+// it has `ahead` steps left (as our producer does once its last loads are issued). At most two
+// calls overlap, so they never read one copy of the weights together.
+__global__ void overlapped_read(const uint4* data, long long count, unsigned* sink, int ahead) {
   const long long stride = (long long)gridDim.x * blockDim.x;
+  const long long first = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+  const long long steps = first < count ? (count - first + stride - 1) / stride : 0;
   uint4 acc = make_uint4(0, 0, 0, 0);
-  for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < count; i += stride) {
+  long long step = 0;
+  for (long long i = first; i < count; i += stride, ++step) {
+    if (step == ahead) asm volatile("griddepcontrol.wait;" ::: "memory");
+    if (step == steps - ahead) asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
     const uint4 v = __ldg(data + i);
     acc.x ^= v.x; acc.y ^= v.y; acc.z ^= v.z; acc.w ^= v.w;
   }
+  if (step <= ahead) asm volatile("griddepcontrol.wait;" ::: "memory");
   if ((acc.x ^ acc.y ^ acc.z ^ acc.w) == 0x9e3779b9u) *sink = acc.x;
 }
 
@@ -229,22 +239,24 @@ int main(int argc, char** argv) {
       snprintf(name, sizeof name, "read %d x 512", blocks);
       summarise(name, blocks, launches, us);
     }
-    for (int blocks : {132, 264, 528}) {
-      const double us = time_graph(st, launches, [&](int l) {
-        cudaLaunchConfig_t config = {};
-        config.gridDim = dim3(blocks);
-        config.blockDim = dim3(512);
-        config.stream = st;
-        cudaLaunchAttribute overlap;
-        overlap.id = cudaLaunchAttributeProgrammaticStreamSerialization;
-        overlap.val.programmaticStreamSerializationAllowed = 1;
-        config.attrs = &overlap;
-        config.numAttrs = 1;
-        CK(cudaLaunchKernelEx(&config, overlapped_read, (const uint4*)(b + (l % copies) * N * K), wbytes / 16, sink));
-      });
-      printf("%-34s call %6.2f us | %.2f TB/s of weights\n", ("read-pdl " + std::to_string(blocks) + " x 512").c_str(), us,
-             wbytes / us / 1e6);
-    }
+    for (int ahead : {0, 8, 16})
+      for (int blocks : {132, 264}) {
+        const double us = time_graph(st, launches, [&](int l) {
+          cudaLaunchConfig_t config = {};
+          config.gridDim = dim3(blocks);
+          config.blockDim = dim3(512);
+          config.stream = st;
+          cudaLaunchAttribute overlap;
+          overlap.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+          overlap.val.programmaticStreamSerializationAllowed = 1;
+          config.attrs = &overlap;
+          config.numAttrs = 1;
+          CK(cudaLaunchKernelEx(&config, overlapped_read, (const uint4*)(b + (l % copies) * N * K), wbytes / 16, sink,
+                                ahead));
+        });
+        snprintf(name, sizeof name, "read-pdl %d x 512, %d ahead", blocks, ahead);
+        printf("%-34s call %6.2f us | %.2f TB/s of weights\n", name, us, wbytes / us / 1e6);
+      }
   }
   CK(cudaGetLastError());
   return 0;
