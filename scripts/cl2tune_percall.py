@@ -31,21 +31,18 @@ reproduces plus 2 us.
 Exits 1 where a result is outside the tolerance, 2 on bad input.
 """
 import argparse
-import csv
 import json
 import statistics
 import sys
 import time
 
+from bench_results import load_bench_figures
+from results_db import fail
+
 TOLERANCE_ULPS = 4 * 2.0 ** -11
 TOLERANCE_FLOOR = 1e-3
 WITHIN_US = 2.0
 RUN_US = 20000.0
-
-
-def fail(message):
-    print(f"cl2tune_percall: {message}", file=sys.stderr)
-    sys.exit(2)
 
 
 def load_shapes(path):
@@ -62,23 +59,6 @@ def load_shapes(path):
         elif entry.get("layout", "tn") == "tn" and entry.get("accum", "f32") == "f32":
             shapes.append((entry["m"], entry["n"], entry["k"]))
     return shapes
-
-
-def load_bench_figures(path):
-    """{(m, n, k): {(provider, "gpu"|"wall"): offline us per call}} from bench.csv (TN, fp32
-    accumulation rows)."""
-    figures = {}
-    try:
-        with open(path, newline="") as f:
-            for row in csv.DictReader(f):
-                if row["mode"] != "offline" or row["layout"] != "tn" or row["accum"] != "f32" or not row["wall_us"]:
-                    continue
-                key = (int(row["M"]), int(row["N"]), int(row["K"]))
-                for figure in ("gpu", "wall"):
-                    figures.setdefault(key, {})[(row["provider"], figure)] = float(row[figure + "_us"])
-    except (OSError, KeyError, ValueError) as e:
-        fail(f"{path}: cannot read bench's per-call figures ({e}); give the bench.csv of a bench run")
-    return figures
 
 
 def events_us(torch, call, calls):

@@ -6,13 +6,13 @@ lowest ratio.
 Usage: decode_per_m.py BENCH_FOLDER EXPORT_JSON > per-m.md
 BENCH_FOLDER is bench's --out (bench.csv, run.json); EXPORT_JSON is `export --format json` of the database
 benched."""
-import csv
 import json
 import math
 import sys
 from collections import defaultdict
 from pathlib import Path
 
+from bench_results import load_bench_figures
 from results_db import fail
 from space_ab_table import short_kernel
 
@@ -21,16 +21,13 @@ def bench_times(folder):
     """{(m, n, k): {provider: offline GPU us}} and the run's read-only bandwidth in GB/s."""
     try:
         run = json.loads((folder / "run.json").read_text())
-        with open(folder / "bench.csv", newline="") as f:
-            rows = list(csv.DictReader(f))
     except (OSError, ValueError) as e:
-        fail(f"{folder}: cannot read bench.csv and run.json ({e}); give bench's --out folder")
+        fail(f"{folder}: cannot read run.json ({e}); give bench's --out folder")
     if not run.get("read_gbps"):
         fail(f"{folder}/run.json: no read_gbps; bench measures it with --l2 rotate or flush")
-    times = defaultdict(dict)
-    for row in rows:
-        if row["mode"] == "offline" and row["gpu_us"]:
-            times[(int(row["M"]), int(row["N"]), int(row["K"]))][row["provider"]] = float(row["gpu_us"])
+    figures = load_bench_figures(folder / "bench.csv")
+    times = {shape: {provider: us for (provider, figure), us in by.items() if figure == "gpu"}
+             for shape, by in figures.items()}
     return times, run["read_gbps"]
 
 
