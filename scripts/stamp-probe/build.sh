@@ -10,9 +10,9 @@
 #   scripts/stamp-probe/build.sh BUNDLE/kernels/<hash>-sm_90a.cu ...  # needs nvcc (sm_90a)
 #   build/stamp-probe/probe-<hash8> M N K [ours|read|both|panels [CTAS]]
 # `read` streams the weights with 132, 264 and 528 blocks of a plain read kernel, and with 132 and
-# 264 launched with programmatic dependent launch (read-pdl: each call reads 0, 8 or 16 steps of
-# 8 KB a CTA before it waits for the call before, which lets it launch with as many steps left, as
-# our PDL kernels overlap two calls); `panels` reads them as contiguous per-CTA panels (CTAS of
+# 264 launched with programmatic dependent launch (read-pdl: each call reads 0, 1, 2 or 4 steps of
+# 32 KB a CTA, four loads in flight per thread, before it waits for the call before, which lets it
+# launch with as many steps left, as our PDL kernels overlap two calls); `panels` reads them as contiguous per-CTA panels (CTAS of
 # them, and 132), statically or from a shared chunk counter.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"

@@ -35,28 +35,29 @@ __global__ void stamped_read(const uint4* data, long long count, unsigned* sink)
 }
 
 
-// The same stream launched with programmatic dependent launch: each launch lets the next one start
-// at once (its weights are read-only, so nothing waits), as our PDL kernels request their weights
-// while the previous call finishes. The ceiling for back-to-back calls that overlap; no stamps (the
-// launches' CTAs interleave, so a stamp's launch could not be told).
 // The read-only stream as our PDL kernels overlap back-to-back calls: each CTA reads its first
-// `ahead` grid-stride steps (one ring's worth in our kernels: the weights, never written by the
-// call before) before griddepcontrol.wait, the rest after it, and lets the next call launch once
-// it has `ahead` steps left (as our producer does once its last loads are issued). At most two
-// calls overlap, so they never read one copy of the weights together.
+// `ahead` steps (one ring's worth in our kernels: the weights, never written by the call before)
+// before griddepcontrol.wait, the rest after it, and lets the next call launch once it has `ahead`
+// steps left (as our producer does once its last loads are issued). A step is four grid strides,
+// one 16-byte load each in flight per thread, as stamped_read keeps them. At most two calls
+// overlap, so they never read one copy of the weights together.
 __global__ void overlapped_read(const uint4* data, long long count, unsigned* sink, int ahead) {
   const long long stride = (long long)gridDim.x * blockDim.x;
   const long long first = (long long)blockIdx.x * blockDim.x + threadIdx.x;
-  const long long steps = first < count ? (count - first + stride - 1) / stride : 0;
+  const long long loads = first < count ? (count - first + stride - 1) / stride : 0;
+  const long long steps = (loads + 3) / 4;
   uint4 acc = make_uint4(0, 0, 0, 0);
-  long long step = 0;
-  for (long long i = first; i < count; i += stride, ++step) {
+  long long i = first;
+  for (long long step = 0; step < steps; ++step, i += 4 * stride) {
     if (step == ahead) asm volatile("griddepcontrol.wait;" ::: "memory");
     if (step == steps - ahead) asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
-    const uint4 v = __ldg(data + i);
-    acc.x ^= v.x; acc.y ^= v.y; acc.z ^= v.z; acc.w ^= v.w;
+    uint4 v[4];
+#pragma unroll
+    for (int j = 0; j < 4; ++j) v[j] = i + j * stride < count ? __ldg(data + i + j * stride) : make_uint4(0, 0, 0, 0);
+#pragma unroll
+    for (int j = 0; j < 4; ++j) { acc.x ^= v[j].x; acc.y ^= v[j].y; acc.z ^= v[j].z; acc.w ^= v[j].w; }
   }
-  if (step <= ahead) asm volatile("griddepcontrol.wait;" ::: "memory");
+  if (steps <= ahead) asm volatile("griddepcontrol.wait;" ::: "memory");
   if ((acc.x ^ acc.y ^ acc.z ^ acc.w) == 0x9e3779b9u) *sink = acc.x;
 }
 
@@ -239,7 +240,7 @@ int main(int argc, char** argv) {
       snprintf(name, sizeof name, "read %d x 512", blocks);
       summarise(name, blocks, launches, us);
     }
-    for (int ahead : {0, 8, 16})
+    for (int ahead : {0, 1, 2, 4})
       for (int blocks : {132, 264}) {
         const double us = time_graph(st, launches, [&](int l) {
           cudaLaunchConfig_t config = {};
