@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes x128.space.json and sm90r.space.json (below). x128: sm90 cut to the kernels left untried at 128x5120x5120, the one decode
+"""Writes x128.space.json: sm90 cut to the kernels left untried at 128x5120x5120, the one decode
 shape under issue 8's 0.95x of cuBLASLt-autotune on the H200 (0.928x at a851fb1). There the plan's
 64x80 tiles in 2-CTA clusters that share each weight tile (18.4 us) beat the same tile alone by 15%
 (21.7 us), so the kernel is bound by what the CTAs pull out of L2, and the activations' share of
@@ -30,14 +30,8 @@ derive(here / "x128.space.json", "x128", params={
            "(BM == 128 && BN <= 48 && CLUSTER_M == 1 && CONSUMERS == 2)",
            "STAGES + 1 >= FIT_STAGES"])
 
-# sm90r: the committed sm90 with the two planning changes this exploration suggests, for an A/B
-# against sm90 on the decode shapes whose plans they change (README.md here): narrow TMA-store
-# chunks planned on every shape whose 65 to 128 activations stream weights from DRAM, not only on
-# wide weights, and under --l2 rotate on those shapes the deeper of two rings the model cannot tell
-# apart (a tie-break a thousandth of a microsecond a stage, as RASTER's).
-derive(here / "sm90r.space.json", "sm90r",
-       rewrite={"EPI_TMA == 0 || EPI_COLS == 64 || WIDE_SKINNY":
-                "EPI_TMA == 0 || EPI_COLS == 64 || (SKINNY_DRAM && SKINNY_SIDE > 64)"})
-sm90r = json.loads((here / "sm90r.space.json").read_text())
-sm90r["cost_us"] += " + (L2_ROTATE && SKINNY_SIDE > 64 ? -0.001 * STAGES : 0.0)"
-(here / "sm90r.space.json").write_text(json.dumps(sm90r, indent=1) + "\n")
+# sm90r, the committed sm90 with the two planning changes this exploration suggested (narrow
+# TMA-store chunks on every shape whose 65 to 128 activations stream weights from DRAM; under
+# --l2 rotate there the deeper of two rings the model cannot tell apart), won the H200 A/B
+# (README.md here) and is what configs/spaces/sm90.json plans since; the A/B's sm90r.space.json
+# is this script as of 3e7fdf6.
