@@ -12,8 +12,8 @@
 # `read` streams the weights with 132, 264 and 528 blocks of a plain read kernel, and with 132 and
 # 264 launched with programmatic dependent launch (read-pdl: each call reads 0, 1, 2 or 4 steps of
 # 32 KB a CTA, four loads in flight per thread, before it waits for the call before, which lets it
-# launch with as many steps left, as our PDL kernels overlap two calls); `panels` reads them as contiguous per-CTA panels (CTAS of
-# them, and 132), statically or from a shared chunk counter.
+# launch with as many steps left, as our PDL kernels overlap two calls); `panels` reads them as
+# contiguous per-CTA panels (CTAS of them, and 132), statically or from a shared chunk counter.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$here/../.."
