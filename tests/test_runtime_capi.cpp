@@ -3,7 +3,8 @@
 // database (one winner, tuned by nobody: its configuration is the planner's first) compared
 // exactly with a CPU product: the exact shape, a nearest-shape dispatch (one with its split-K
 // re-chosen too, and one timed at its first call, inside and outside a graph capture), strided
-// operands and an untuned layout (cuBLASLt), and with a bias (cl2_gemm_bias).
+// operands and an untuned layout (cuBLASLt), with a bias (cl2_gemm_bias), and timed as bench times
+// (cl2_time_gemm_packed).
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
 
@@ -67,6 +68,12 @@ TEST(RuntimeCapi, NullAndUnknownArgumentsAreErrors) {
   const cl2_gemm_args args{nullptr, CL2_LAYOUT_TN, CL2_ACCUM_F32, 4, 4, 4, data, 4, data, 4, data, 4, nullptr};
   CL2_EXPECT_STATUS(cl2_gemm_packed(&args), CL2_ERROR_INVALID_ARGUMENT);
   EXPECT_NE(std::string(cl2_last_error()).find("handle is null"), std::string::npos) << cl2_last_error();
+  cl2_timing timing{};
+  CL2_EXPECT_STATUS(cl2_time_gemm_packed(nullptr, &timing), CL2_ERROR_INVALID_ARGUMENT);
+  CL2_EXPECT_STATUS(cl2_time_gemm_packed(&args, &timing), CL2_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(cl2_last_error()).find("handle is null"), std::string::npos) << cl2_last_error();
+  CL2_EXPECT_STATUS(cl2_time_gemm_packed(&args, nullptr), CL2_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(cl2_last_error()).find("timing is null"), std::string::npos) << cl2_last_error();
   char text[64];
   CL2_EXPECT_STATUS(cl2_describe(nullptr, CL2_LAYOUT_TN, CL2_ACCUM_F32, 4, 4, 4, text, sizeof(text)),
                     CL2_ERROR_INVALID_ARGUMENT);
@@ -196,6 +203,14 @@ class DeviceGemm {
       return cl2_gemm_bias(handle, layout, CL2_ACCUM_F32, s.m, s.n, s.k, a_, g_.lda, b_, g_.ldb, bias_, c_, g_.ldc,
                            stream);
     return cl2_gemm(handle, layout, CL2_ACCUM_F32, s.m, s.n, s.k, a_, g_.lda, b_, g_.ldb, c_, g_.ldc, stream);
+  }
+
+  // Times the GEMM through the handle (cl2_time_gemm_packed), after `stream`.
+  cl2_status time(cl2_handle* handle, cudaStream_t stream, cl2_timing& timing) const {
+    const GemmShape& s = g_.problem.shape;
+    const cl2_gemm_args args{handle, g_.problem.layout == Layout::TN ? CL2_LAYOUT_TN : CL2_LAYOUT_NN,
+                             CL2_ACCUM_F32, s.m, s.n, s.k, a_, g_.lda, b_, g_.ldb, c_, g_.ldc, stream};
+    return cl2_time_gemm_packed(&args, &timing);
   }
 
   // After the GPU is done: how many outputs differ from the CPU product.
@@ -405,5 +420,48 @@ TEST(RuntimeCapiGpu, TunedOnAnotherGpuIsAnErrorOrTheLibrary) {
   ASSERT_EQ(cl2_open_with_options((dir.path() / "b").c_str(), CL2_OPEN_LIBRARY_FALLBACK, &handle), CL2_SUCCESS)
       << cl2_last_error();
   EXPECT_EQ(mismatches(handle, HostGemm(cl2_test::tn(256, 256, 256), 0)), 0);
+  cl2_close(handle);
+}
+
+// cl2_time_gemm_packed, bench's offline timing in the calling process: on the legacy default stream
+// (which cannot be captured, so it times on the handle's own), at a tuned shape and at an untuned
+// one (whose first call decides before the graph is captured), C is still the product afterwards,
+// and the figures hang together; on a stream being captured it is an error, not a broken capture.
+TEST(RuntimeCapiGpu, TimingAGemmAsBenchDoesLeavesItsProduct) {
+  CL2_REQUIRE_GPU();
+  TempDir dir;
+  use_test_kernel_cache(dir);
+  const Problem tuned = cl2_test::tn(512, 512, 512);
+  write_one_winner_db(dir.file("one.sqlite"), tuned);
+  cl2_handle* handle = nullptr;
+  ASSERT_EQ(cl2_open(dir.file("one.sqlite").c_str(), &handle), CL2_SUCCESS) << cl2_last_error();
+  for (const Problem& problem : {tuned, cl2_test::tn(384, 520, 512)}) {
+    const HostGemm host(problem, 0);
+    const DeviceGemm gemm(host);
+    cl2_timing timing{};
+    ASSERT_EQ(gemm.time(handle, nullptr, timing), CL2_SUCCESS) << cl2_last_error();
+    EXPECT_EQ(gemm.mismatches(), 0) << describe(handle, problem);
+    EXPECT_GE(timing.samples, 15) << "bench's final rule takes at least 15 replays";
+    EXPECT_GE(timing.calls_per_sample, 1);
+    EXPECT_GT(timing.min_us, 0.0);
+    EXPECT_LE(timing.min_us, timing.median_us);
+    EXPECT_LE(timing.median_us, timing.max_us);
+    EXPECT_LT(timing.median_us, 10000.0) << "a 512-cube GEMM takes microseconds";
+  }
+  cudaStream_t stream = nullptr;
+  ASSERT_EQ(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), cudaSuccess);
+  {
+    const HostGemm host(tuned, 0);
+    const DeviceGemm gemm(host);
+    cl2_timing timing{};
+    ASSERT_EQ(cudaStreamBeginCapture(stream, cudaStreamCaptureModeRelaxed), cudaSuccess);
+    const cl2_status status = gemm.time(handle, stream, timing);
+    cudaGraph_t graph = nullptr;
+    EXPECT_EQ(cudaStreamEndCapture(stream, &graph), cudaSuccess) << "the capture is left intact";
+    EXPECT_EQ(status, CL2_ERROR_INVALID_ARGUMENT);
+    CL2_EXPECT_CONTAINS(std::string(cl2_last_error()), "being captured into a CUDA graph");
+    if (graph) cudaGraphDestroy(graph);
+  }
+  cudaStreamDestroy(stream);
   cl2_close(handle);
 }

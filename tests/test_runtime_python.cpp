@@ -179,6 +179,34 @@ for call in calls:
             "(0, 0, 64, 256, 128, 100, 128, 200, 136, 500, 272, 1001)\n");
 }
 
+// Runtime.time: the arguments matmul would pack reach cl2_time_gemm_packed, and the cl2_timing it
+// fills comes back as a dict; an empty product has no time to take.
+TEST(RuntimePython, TimeHandsThePackedArgumentsAndReturnsTheTiming) {
+  cl2_test::ScratchDir dir;
+  if (!python_has(dir, "ctypes")) GTEST_SKIP() << "no python3 with ctypes";
+  const auto r = run_python(dir, standin_prelude(dir, R"(
+    def cl2_time_gemm_packed(self, address, timing):
+        print(cl2tune._GEMM_ARGS.unpack(ctypes.string_at(address, cl2tune._GEMM_ARGS.size)))
+        t = timing._obj
+        t.median_us, t.min_us, t.max_us, t.samples, t.calls_per_sample = 12.5, 12.0, 14.0, 30, 24
+        return 0
+)") + R"(a = torch.Tensor((64, 128), (128, 1), 100, 1)
+weight = torch.Tensor((256, 128), (136, 1), 200, 1)
+timing = rt.time(a, weight.t())
+print(timing["median_us"], timing["min_us"], timing["max_us"], timing["samples"], timing["calls_per_sample"],
+      timing["throttled_rounds"], "reserved" in timing)
+try:
+    rt.time(torch.Tensor((0, 128), (128, 1), 100, 1), weight.t())
+except ValueError as e:
+    print(e)
+)");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out,
+            "(4242, 0, 0, 64, 256, 128, 100, 128, 200, 136, 7777, 256, 1001)\n"
+            "12.5 12.0 14.0 30 24 0 False\n"
+            "cl2tune.time: M, N and K must be at least 1\n");
+}
+
 // Runtime.routed(): F.linear goes through cl2_gemm, or with an fp16 bias of N values on its
 // device through cl2_gemm_bias (the bias added in the kernel's epilogue); any other bias stays
 // with torch's F.linear.
@@ -251,6 +279,9 @@ for m, n, k in [(1, 4096, 4096), (777, 512, 4096), (64, 12288, 64)]:
         y_bias = torch.nn.functional.linear(a, w, bias)
     assert (y.float() - a.float() @ w.float().t()).abs().max().item() < 0.05 * k ** 0.5 / 8
     assert (y_bias.float() - a.float() @ w.float().t() - bias.float()).abs().max().item() < 0.05 * k ** 0.5 / 8
+timing = rt.time(a, w.t(), out=got)
+assert timing["samples"] >= 15 and 0 < timing["min_us"] <= timing["median_us"] <= timing["max_us"], timing
+assert torch.equal(got, rt.matmul(a, w.t())), "C after the timing is the product"
 print("ok")
 )"));
   ASSERT_EQ(r.status, 0) << r.err;

@@ -123,6 +123,24 @@ typedef struct cl2_gemm_args {
 CL2_API cl2_status cl2_gemm_packed(const cl2_gemm_args* args);
 /* cl2_gemm_bias with the arguments `args` holds and `bias`. Thread-safe. */
 CL2_API cl2_status cl2_gemm_bias_packed(const cl2_gemm_args* args, const void* bias);
+/* Per-call GPU time of a GEMM, as cl2_time_gemm_packed measured it. */
+typedef struct cl2_timing {
+  double median_us, min_us, max_us; /* per call, over the samples */
+  double spread_pct;                /* 100 * stdev / mean of the samples */
+  double sm_clock_mhz;              /* median SM clock over the kept samples; 0 without NVML */
+  int32_t samples;                  /* graph replays timed */
+  int32_t calls_per_sample;         /* calls captured into the graph */
+  int32_t throttled_rounds;         /* replays discarded because the GPU ran throttled */
+  int32_t reserved;
+} cl2_timing;
+/* Times the GEMM `args` describes as `cuda-l2-tune bench` times its offline GPU figure, in the
+ * calling process: it waits for args->stream, makes the call once, captures it into a CUDA graph
+ * as many times as fill about 300 us (on a stream the handle keeps for timing), and replays the
+ * graph between events until the median is known to 0.2% (at least 15 replays and 20 ms, at most
+ * 0.6 s), discarding replays the GPU ran throttled. Blocks until done (about 0.1 to 1 s); C is
+ * overwritten. Not while args->stream is being captured (CL2_ERROR_INVALID_ARGUMENT). Thread-safe;
+ * a handle's timings run one at a time. */
+CL2_API cl2_status cl2_time_gemm_packed(const cl2_gemm_args* args, cl2_timing* timing);
 /* What cl2_gemm would run for a problem with tight leading dimensions and aligned pointers, as one
  * line ("ours exact: sm90 ACC_CHAINS=1 ...", "ours nearest (tuned at 4096x12288x1024: winner 9 of
  * the 12 nearest, model-ranked 2nd at 140.0 us): sm90 ...; first-call timing of the model's first

@@ -40,6 +40,15 @@ class Gemm {
     check(cl2_gemm_bias(handle_, layout, accum, m, n, k, a, lda, b, ldb, bias, c, ldc, stream));
   }
 
+  // Per-call GPU time of the GEMM, timed as bench times its offline figure (cl2_time_gemm_packed).
+  cl2_timing time(cl2_layout layout, cl2_accum accum, int64_t m, int64_t n, int64_t k, const void* a, int64_t lda,
+                  const void* b, int64_t ldb, void* c, int64_t ldc, void* stream = nullptr) {
+    const cl2_gemm_args args{handle_, layout, accum, m, n, k, a, lda, b, ldb, c, ldc, stream};
+    cl2_timing timing{};
+    check(cl2_time_gemm_packed(&args, &timing));
+    return timing;
+  }
+
   std::string describe(cl2_layout layout, cl2_accum accum, int64_t m, int64_t n, int64_t k) {
     char text[1024];
     check(cl2_describe(handle_, layout, accum, m, n, k, text, sizeof(text)));

@@ -8,6 +8,7 @@
     with rt.routed():                             # torch.matmul / F.linear of 2-D fp16 CUDA tensors
         y = model(x)
     graph, y = cl2tune.capture_graph(lambda: rt.matmul(a, b))   # graph.replay() reruns it
+    rt.time(a, b)["median_us"]                    # per call, timed in C++ as bench times it
 
 The library is build/libcl2.so of this checkout, or the file $CL2_LIBRARY names. PyTorch is only
 imported when a tensor is handed over, so opening and its errors work without it.
@@ -55,6 +56,7 @@ def _library():
         lib.cl2_close.restype = None
         lib.cl2_gemm_packed.argtypes = [ctypes.c_void_p]
         lib.cl2_gemm_bias_packed.argtypes = [ctypes.c_void_p, ctypes.c_void_p]
+        lib.cl2_time_gemm_packed.argtypes = [ctypes.c_void_p, ctypes.POINTER(_Timing)]
         lib.cl2_describe.argtypes = [handle_p, ctypes.c_int, ctypes.c_int, i64, i64, i64, ctypes.c_char_p,
                                      ctypes.c_size_t]
         lib.cl2_last_error.restype = ctypes.c_char_p
@@ -62,6 +64,14 @@ def _library():
         lib.cl2_status_name.restype = ctypes.c_char_p
         _lib = lib
     return _lib
+
+
+class _Timing(ctypes.Structure):
+    """cl2_timing of cl2.h."""
+    _fields_ = [("median_us", ctypes.c_double), ("min_us", ctypes.c_double), ("max_us", ctypes.c_double),
+                ("spread_pct", ctypes.c_double), ("sm_clock_mhz", ctypes.c_double), ("samples", ctypes.c_int32),
+                ("calls_per_sample", ctypes.c_int32), ("throttled_rounds", ctypes.c_int32),
+                ("reserved", ctypes.c_int32)]
 
 
 # cl2_gemm_args of cl2.h. A GEMM's 13 arguments packed into it and handed over as one pointer cost
@@ -175,6 +185,31 @@ class Runtime:
         stride) to write the product into, as torch.matmul's out=, in place of a new tensor.
         bias: N contiguous fp16 values on a's device added to every row (cl2_gemm_bias: in our
         kernel's epilogue, or cuBLASLt's)."""
+        c, address = self._pack(a, b, accum, out, bias)
+        if address is None:
+            return c
+        if bias is None:
+            _check(_library().cl2_gemm_packed(address))
+        else:
+            _check(_library().cl2_gemm_bias_packed(address, bias.data_ptr()))
+        return c
+
+    def time(self, a, b, accum="f32", out=None):
+        """Per-call GPU time of matmul(a, b) timed in C++ as `cuda-l2-tune bench` times its offline
+        figure (cl2_time_gemm_packed: the call replayed from a CUDA graph until the median is known
+        to 0.2%), after waiting for the current stream; blocks for 0.1 to 1 s and overwrites `out`.
+        Returns cl2_timing's fields as a dict (median_us, min_us, max_us, spread_pct, sm_clock_mhz,
+        samples, calls_per_sample, throttled_rounds)."""
+        _, address = self._pack(a, b, accum, out, None)
+        if address is None:
+            raise ValueError("cl2tune.time: M, N and K must be at least 1")
+        timing = _Timing()
+        _check(_library().cl2_time_gemm_packed(address, ctypes.byref(timing)))
+        return {name: getattr(timing, name) for name, _ in _Timing._fields_ if name != "reserved"}
+
+    def _pack(self, a, b, accum, out, bias):
+        """Checks matmul's arguments and packs them into this thread's cl2_gemm_args: (C, the
+        buffer's address), or (C already computed, None) where M, N or K is 0."""
         torch = _torch()
         if a.dim() != 2 or b.dim() != 2 or a.dtype != torch.float16 or b.dtype != torch.float16:
             raise ValueError("cl2tune.matmul takes 2-D float16 tensors; use torch.matmul for others")
@@ -204,18 +239,14 @@ class Runtime:
                 raise ValueError(f"cl2tune.matmul: out must be a ({m}, {n}) float16 CUDA tensor on a's device "
                                  "with contiguous rows")
         if m == 0 or n == 0:
-            return c
+            return c, None
         if k == 0:
-            return c.zero_() if bias is None else c.copy_(bias.expand(m, n))
+            return (c.zero_() if bias is None else c.copy_(bias.expand(m, n))), None
         stream = _current_raw_stream(a.get_device())
         buffer, address = _gemm_args_buffer()
         _GEMM_ARGS.pack_into(buffer, 0, self._handle.value or 0, layout, ACCUM[accum], m, n, k, a.data_ptr(),
                              a.stride(0), b.data_ptr(), ldb, c.data_ptr(), ldc, stream)
-        if bias is None:
-            _check(_library().cl2_gemm_packed(address))
-        else:
-            _check(_library().cl2_gemm_bias_packed(address, bias.data_ptr()))
-        return c
+        return c, address
 
     @contextlib.contextmanager
     def routed(self):

@@ -9,11 +9,13 @@
 #include <string>
 
 #include "gpu/cuda_check.hpp"
+#include "runtime/gemm_timing.hpp"
 #include "runtime/runtime_error.hpp"
 #include "runtime/runtime_open.hpp"
 
 struct cl2_handle {
   std::unique_ptr<cl2::Runtime> runtime;
+  cl2::TimingStream timing;  // cl2_time_gemm_packed's; destroyed before the runtime
 };
 
 namespace {
@@ -123,6 +125,21 @@ cl2_status cl2_gemm_bias_packed(const cl2_gemm_args* args, const void* bias) {
     return guarded([] { invalid("cl2_gemm_bias_packed: args is null; pass the address of a cl2_gemm_args"); });
   return cl2_gemm_bias(args->handle, cl2_layout(args->layout), cl2_accum(args->accum), args->m, args->n, args->k,
                        args->a, args->lda, args->b, args->ldb, bias, args->c, args->ldc, args->stream);
+}
+
+cl2_status cl2_time_gemm_packed(const cl2_gemm_args* args, cl2_timing* timing) {
+  return guarded([&] {
+    if (!args) invalid("cl2_time_gemm_packed: args is null; pass the address of a cl2_gemm_args");
+    if (!timing) invalid("cl2_time_gemm_packed: timing is null; pass the address of a cl2_timing");
+    if (!args->handle) invalid("cl2_time_gemm_packed: handle is null; open one with cl2_open first");
+    const cl2::Problem problem =
+        problem_of("cl2_time_gemm_packed", cl2_layout(args->layout), cl2_accum(args->accum), args->m, args->n, args->k);
+    const cl2::TimingStats stats = args->handle->timing.time(
+        *args->handle->runtime,
+        {problem, args->a, args->lda, args->b, args->ldb, args->c, args->ldc, args->stream});
+    *timing = {stats.median_us, stats.min_us,  stats.max_us,           stats.spread_pct,
+               stats.sm_clock_mhz, stats.samples, stats.calls_per_sample, stats.throttled_rounds, 0};
+  });
 }
 
 cl2_status cl2_describe(cl2_handle* handle, cl2_layout layout, cl2_accum accum, int64_t m, int64_t n, int64_t k,
