@@ -48,6 +48,7 @@ TOLERANCE_FLOOR = 1e-3
 WITHIN_US = 2.0
 RUN_US = 20000.0
 IN_PROCESS_ROUNDS = 3
+REPLAY_TARGET_US = 300.0  # bench's final stop rule's (gpu/stop_rule.cpp)
 
 
 def load_shapes(path):
@@ -99,18 +100,18 @@ def wall_us(torch, call, max_calls):
     return statistics.median(samples)
 
 
-def captured_calls(cl2tune, call, estimate_us):
-    """A CUDA graph of calls captured once (cl2tune.capture_graph): as many as fill about 2 ms, at
-    most 200, as bench does; (graph, calls in it)."""
-    copies = int(min(200, max(1, 2000.0 / max(estimate_us, 1.0))))
+def captured_calls(cl2tune, call, copies):
+    """A CUDA graph of `copies` calls captured once (cl2tune.capture_graph), uploaded."""
     graph, _ = cl2tune.capture_graph(lambda: [call() for _ in range(copies)])
     graph.replay()  # the first replay uploads the graph
-    return graph, copies
+    return graph
 
 
 def graph_us(torch, cl2tune, call, estimate_us):
-    """Per call, the median of seven replays of a graph of captured_calls."""
-    return replay_us(torch, *captured_calls(cl2tune, call, estimate_us))
+    """Per call, the median of seven replays of a graph of as many calls as fill about
+    REPLAY_TARGET_US, at most 200, as bench sizes its graphs."""
+    copies = int(min(200, max(1, REPLAY_TARGET_US / max(estimate_us, 1.0))))
+    return replay_us(torch, captured_calls(cl2tune, call, copies), copies)
 
 
 def replay_us(torch, graph, copies):
@@ -126,16 +127,19 @@ def replay_us(torch, graph, copies):
     return statistics.median(samples)
 
 
-def same_process_us(torch, rt, cl2tune, a, b, c, estimate_us):
+def same_process_us(torch, rt, cl2tune, a, b, c):
     """The call per call replayed from Python's graph and timed by libcl2 in C++ as bench times its
     offline figure (Runtime.time), alternately, IN_PROCESS_ROUNDS times each: one process, one
-    clock and power state, so their difference is Python's cost alone. (median Python, median C++)."""
-    graph, copies = captured_calls(cl2tune, lambda: rt.matmul(a, b, out=c), estimate_us)
-    python, cpp = [], []
-    for _ in range(IN_PROCESS_ROUNDS):
+    clock and power state, so their difference is Python's cost alone. Python's graph holds as many
+    calls as the C++ timing's. (median Python, median C++)."""
+    cpp = [rt.time(a, b, out=c)]
+    copies = cpp[0]["calls_per_sample"]
+    graph = captured_calls(cl2tune, lambda: rt.matmul(a, b, out=c), copies)
+    python = [replay_us(torch, graph, copies)]
+    for _ in range(IN_PROCESS_ROUNDS - 1):
+        cpp.append(rt.time(a, b, out=c))
         python.append(replay_us(torch, graph, copies))
-        cpp.append(rt.time(a, b, out=c)["median_us"])
-    return statistics.median(python), statistics.median(cpp)
+    return statistics.median(python), statistics.median(t["median_us"] for t in cpp)
 
 
 def difference(value, base):
@@ -219,7 +223,7 @@ def main():
             # Into one output, as bench times the same C every call: a graph of calls that each
             # allocate writes a fresh buffer per call, which a C that fits the L2 does not cost bench.
             c = torch.empty(m, n, device="cuda", dtype=torch.float16)
-            cl2_graph, cpp_us = same_process_us(torch, rt, cl2tune, a, b, c, cl2_us)
+            cl2_graph, cpp_us = same_process_us(torch, rt, cl2tune, a, b, c)
             close_process = abs(cl2_graph - cpp_us) <= WITHIN_US
             within_process += close_process
             torch_graph = graph_us(torch, cl2tune, lambda: torch.matmul(a, b, out=c), torch_us)
