@@ -255,16 +255,23 @@ std::string describe(cl2_handle* handle, const Problem& p) {
   return text;
 }
 
+// A handle over a database in `dir` whose one winner is the planner's first at `tuned`, its kernels
+// compiled through the test kernel cache; null where opening failed (cl2_last_error says why).
+cl2_handle* open_one_winner(const TempDir& dir, const Problem& tuned) {
+  use_test_kernel_cache(dir);
+  write_one_winner_db(dir.file("one.sqlite"), tuned);
+  cl2_handle* handle = nullptr;
+  return cl2_open(dir.file("one.sqlite").c_str(), &handle) == CL2_SUCCESS ? handle : nullptr;
+}
+
 }  // namespace
 
 TEST(RuntimeCapiGpu, GemmsMatchTheCpuProductOnEveryRoute) {
   CL2_REQUIRE_GPU();
   TempDir dir;
-  use_test_kernel_cache(dir);
   const Problem tuned = cl2_test::tn(512, 512, 512);
-  write_one_winner_db(dir.file("one.sqlite"), tuned);
-  cl2_handle* handle = nullptr;
-  ASSERT_EQ(cl2_open(dir.file("one.sqlite").c_str(), &handle), CL2_SUCCESS) << cl2_last_error();
+  cl2_handle* handle = open_one_winner(dir, tuned);
+  ASSERT_NE(handle, nullptr) << cl2_last_error();
 
   EXPECT_NE(describe(handle, tuned).find("ours exact"), std::string::npos) << describe(handle, tuned);
   EXPECT_EQ(mismatches(handle, HostGemm(tuned, 0)), 0) << describe(handle, tuned);
@@ -430,11 +437,9 @@ TEST(RuntimeCapiGpu, TunedOnAnotherGpuIsAnErrorOrTheLibrary) {
 TEST(RuntimeCapiGpu, TimingAGemmAsBenchDoesLeavesItsProduct) {
   CL2_REQUIRE_GPU();
   TempDir dir;
-  use_test_kernel_cache(dir);
   const Problem tuned = cl2_test::tn(512, 512, 512);
-  write_one_winner_db(dir.file("one.sqlite"), tuned);
-  cl2_handle* handle = nullptr;
-  ASSERT_EQ(cl2_open(dir.file("one.sqlite").c_str(), &handle), CL2_SUCCESS) << cl2_last_error();
+  cl2_handle* handle = open_one_winner(dir, tuned);
+  ASSERT_NE(handle, nullptr) << cl2_last_error();
   for (const Problem& problem : {tuned, cl2_test::tn(384, 520, 512)}) {
     const HostGemm host(problem, 0);
     const DeviceGemm gemm(host);
