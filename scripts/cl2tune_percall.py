@@ -16,8 +16,10 @@ checks cl2tune's Runtime.matmul and torch.matmul against an fp32 product of the 
   offline per-call figure is measured (graph-captured calls between events). Acceptance 2 asks it
   to be within 2 us of bench's figure for the same kernel; it is set against two:
   - the same call timed by libcl2 in C++ with bench's own timer and stop rule (Runtime.time,
-    cl2_time_gemm_packed), alternately with the Python replays in this process, so that both
-    see one clock and power state;
+    cl2_time_gemm_packed), alternately with the Python replays in this process (three rounds of
+    each), so that both see one clock and power state: Python's median against the range of the
+    C++ rounds widened by 2 us, since at the power cap one C++ timing of a GPU-bound shape differs
+    from the next by more than 2 us;
   - bench's GPU time for the same kernel from its own run (ours where the runtime runs it, else
     bench's runtime provider: the recorded cuBLASLt call through libcl2 from C++), another
     process, whose clock at the power cap may differ by more than 2 us on GPU-bound shapes;
@@ -114,10 +116,10 @@ def graph_us(torch, cl2tune, call, estimate_us):
     return replay_us(torch, captured_calls(cl2tune, call, copies), copies)
 
 
-def replay_us(torch, graph, copies):
-    """Per call, the median of seven replays of `graph` of `copies` calls, each between events."""
+def replay_us(torch, graph, copies, replays=7):
+    """Per call, the median of `replays` replays of `graph` of `copies` calls, each between events."""
     samples = []
-    for _ in range(7):
+    for _ in range(replays):
         start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
         start.record()
         graph.replay()
@@ -128,18 +130,31 @@ def replay_us(torch, graph, copies):
 
 
 def same_process_us(torch, rt, cl2tune, a, b, c):
-    """The call per call replayed from Python's graph and timed by libcl2 in C++ as bench times its
-    offline figure (Runtime.time), alternately, IN_PROCESS_ROUNDS times each: one process, one
-    clock and power state, so their difference is Python's cost alone. Python's graph holds as many
-    calls as the C++ timing's. (median Python, median C++)."""
-    cpp = [rt.time(a, b, out=c)]
-    copies = cpp[0]["calls_per_sample"]
-    graph = captured_calls(cl2tune, lambda: rt.matmul(a, b, out=c), copies)
-    python = [replay_us(torch, graph, copies)]
-    for _ in range(IN_PROCESS_ROUNDS - 1):
-        cpp.append(rt.time(a, b, out=c))
-        python.append(replay_us(torch, graph, copies))
-    return statistics.median(python), statistics.median(t["median_us"] for t in cpp)
+    """The call per call timed by libcl2 in C++ as bench times its offline figure (Runtime.time)
+    and replayed from Python's graph, alternately, IN_PROCESS_ROUNDS times each: one process, so
+    both see the same clock and power state. Python's graph holds as many calls as the C++
+    timing's graphs and is replayed as many times as the C++ round before it took samples, so the
+    two medians rest on as much GPU time. Returns (Python's medians, C++'s medians), one a round."""
+    python, cpp = [], []
+    graph = copies = None
+    for _ in range(IN_PROCESS_ROUNDS):
+        timing = rt.time(a, b, out=c)
+        cpp.append(timing["median_us"])
+        if graph is None:
+            copies = timing["calls_per_sample"]
+            graph = captured_calls(cl2tune, lambda: rt.matmul(a, b, out=c), copies)
+        python.append(replay_us(torch, graph, copies, timing["samples"]))
+    return python, cpp
+
+
+def within_rounds(python, cpp):
+    """Python's median over the rounds against the range of C++'s round medians widened by
+    WITHIN_US: on GPU-bound shapes at the power cap one C++ timing differs from the next by more
+    than 2 us, so a figure is bench's to within what bench reproduces plus 2 us (as --judge sets
+    a figure against several bench runs). (Python's median, how far outside, within)."""
+    value = statistics.median(python)
+    outside, close = outside_runs(value, cpp)
+    return value, outside, close
 
 
 def difference(value, base):
@@ -200,8 +215,9 @@ def main():
     torch.manual_seed(0)
     torch.backends.cuda.matmul.allow_tf32 = False
     rt = cl2tune.Runtime(args.db)
-    header = ("shape", "route", "max|cl2-ref|/tol", "max|torch-cl2|/tol", "cl2tune graph",
-              "libcl2 C++, same process", "cl2tune graph - C++", "within 2 us (same process)", "torch graph",
+    header = ("shape", "route", "max|cl2-ref|/tol", "max|torch-cl2|/tol", "cl2tune graph, each round",
+              "libcl2 C++ (bench's timer), each round", "cl2tune median outside C++'s range by",
+              "within 2 us (same process)", "torch graph",
               "bench GPU", "cl2tune graph - bench GPU", "within 2 us (bench)", "cl2tune back to back",
               "torch back to back", "cl2tune wall", "torch wall", "bench wall")
     print("| " + " | ".join(header) + " |")
@@ -223,8 +239,8 @@ def main():
             # Into one output, as bench times the same C every call: a graph of calls that each
             # allocate writes a fresh buffer per call, which a C that fits the L2 does not cost bench.
             c = torch.empty(m, n, device="cuda", dtype=torch.float16)
-            cl2_graph, cpp_us = same_process_us(torch, rt, cl2tune, a, b, c)
-            close_process = abs(cl2_graph - cpp_us) <= WITHIN_US
+            python_rounds, cpp_rounds = same_process_us(torch, rt, cl2tune, a, b, c)
+            cl2_graph, outside_cpp, close_process = within_rounds(python_rounds, cpp_rounds)
             within_process += close_process
             torch_graph = graph_us(torch, cl2tune, lambda: torch.matmul(a, b, out=c), torch_us)
             cl2_wall = wall_us(torch, lambda: rt.matmul(a, b), args.calls)
@@ -243,13 +259,15 @@ def main():
                 compared += 1
                 within += close
             print(f"| {m}x{n}x{k} | {route} | {vs_ref:.3f}{'' if ok else ' FAIL'} | {vs_torch:.3f} | "
-                  f"{cl2_graph:.2f} | {cpp_us:.2f} | {cl2_graph - cpp_us:.2f} | {'yes' if close_process else 'no'} | "
+                  f"{' / '.join(f'{v:.2f}' for v in python_rounds)} | {' / '.join(f'{v:.2f}' for v in cpp_rounds)} | "
+                  f"{outside_cpp:.2f} | {'yes' if close_process else 'no'} | "
                   f"{torch_graph:.2f} | {cell(bench_gpu)} ({provider}) | {cell(delta)} | "
                   f"{'-' if close is None else ('yes' if close else 'no')} | "
                   f"{cl2_us:.2f} | {torch_us:.2f} | {cl2_wall:.2f} | {torch_wall:.2f} | {cell(bench_wall)} |")
     print(f"\ncl2tune_percall: results within tolerance: {len(shapes) - wrong} of {len(shapes)}; "
-          f"per-call time replayed from a CUDA graph within {WITHIN_US:g} us of the same call timed in C++ by "
-          f"bench's method in this process: {within_process} of {len(shapes)}; within {WITHIN_US:g} us of bench's "
+          f"per-call time replayed from a CUDA graph within {WITHIN_US:g} us of the range of the same call timed "
+          f"in C++ by bench's method in this process, {IN_PROCESS_ROUNDS} rounds alternately: {within_process} of "
+          f"{len(shapes)}; within {WITHIN_US:g} us of bench's "
           f"GPU time for the same kernel (another process): {within} of {compared}")
     if args.figures_out:
         with open(args.figures_out, "w") as f:

@@ -25,7 +25,14 @@ echo "reference ($REF_ARGS): $(tail -2 "$OUT/reference.log")"
 echo "strategy (${STRATEGY_ARGS:-defaults}): $(tail -2 "$OUT/strategy.log")"
 # Both winners of each shape head to head in one process: ours from the strategy's database, the
 # runtime dispatching the reference's (where it runs the reference's own kernel, not the library).
-"$T" bench --shapes "$SHAPES" --db "$OUT/strategy.sqlite" --runtime-db "$OUT/reference.sqlite" \
+# Winners of a family from a space file need that file again: each --space-file of either side, once.
+mapfile -t space_files < <(for args in "$REF_ARGS" "$STRATEGY_ARGS"; do
+  read -ra words <<< "$args"
+  for ((i = 0; i + 1 < ${#words[@]}; i++)); do [ "${words[i]}" = --space-file ] && echo "${words[i + 1]}"; done
+done | sort -u)
+space_args=()
+for file in "${space_files[@]}"; do space_args+=(--space-file "$file"); done
+"$T" bench --shapes "$SHAPES" --db "$OUT/strategy.sqlite" --runtime-db "$OUT/reference.sqlite" "${space_args[@]}" \
   --providers ours,runtime --mode offline --out "$OUT/head-to-head" > "$OUT/head-to-head.log" 2>&1
 echo "head to head: $(tail -1 "$OUT/head-to-head.log")"
 head_to_head=()

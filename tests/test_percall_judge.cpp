@@ -1,5 +1,6 @@
 // scripts/cl2tune_percall.py --judge: cl2tune's graph figures against the range of bench's GPU
-// times over several runs, widened by 2 us (no GPU), and its one-line errors for inputs it cannot use.
+// times over several runs, widened by 2 us (no GPU), and its one-line errors for inputs it cannot use;
+// the same rule for its same-process rounds.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -40,6 +41,19 @@ TEST(PercallJudge, FiguresWithinTwoMicrosecondsOfBenchsRangePass) {
   EXPECT_NE(r.out.find("| 64x64x64 | ours | 5.50 | 5.00 / 5.20 | 0.30 | yes |"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("| 128x4096x4096 | runtime | 20.00 | 15.00 / 16.00 | 4.00 | no |"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("for the same kernel over 2 runs: 2 of 3"), std::string::npos) << r.out;
+}
+
+// The same-process judgement: Python's median over its rounds against the range of the C++ rounds
+// widened by 2 us.
+TEST(PercallJudge, SameProcessRoundsAreJudgedAgainstTheCppRange) {
+  ScratchDir dir;
+  const auto r = run_command("cd " + source_path("scripts") + " && python3 -c 'import cl2tune_percall as p\n"
+                             "print(p.within_rounds([1700.0, 1620.0, 1630.0], [1600.0, 1650.0, 1610.0]))\n"
+                             "print(p.within_rounds([5.5, 5.4, 9.0], [3.0, 3.1, 3.2]))\n"
+                             "print(p.within_rounds([21.0, 21.0, 21.0], [18.0, 18.5, 19.0]))'",
+                             dir);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "(1630.0, 0.0, True)\n(5.5, 2.3, False)\n(21.0, 2.0, True)\n");
 }
 
 TEST(PercallJudge, JudgingWithoutBenchRunsIsAOneLineError) {
