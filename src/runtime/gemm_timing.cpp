@@ -17,7 +17,7 @@ TimingStats TimingStream::time(Runtime& runtime, const GemmCall& call) {
   CL2_CUDA(cudaStreamIsCapturing(caller, &capture));
   if (capture != cudaStreamCaptureStatusNone)
     throw RuntimeError(CL2_ERROR_INVALID_ARGUMENT,
-                       "cl2_time_gemm: the stream is being captured into a CUDA graph; time outside the capture");
+                       "cl2_time_gemm_packed: the stream is being captured into a CUDA graph; time outside the capture");
   const std::lock_guard<std::mutex> one_at_a_time(mutex_);
   if (!stream_) CL2_CUDA(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
   CL2_CUDA(cudaStreamSynchronize(caller));

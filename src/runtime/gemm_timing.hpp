@@ -1,6 +1,6 @@
 #pragma once
 // A dispatched GEMM timed in the calling process as `cuda-l2-tune bench` times its offline GPU
-// figure (cl2_time_gemm): the call captured into a CUDA graph as many times as fill ~300 us,
+// figure (cl2_time_gemm_packed): the call captured into a CUDA graph as many times as fill ~300 us,
 // replays between events in rounds until bench's final stop rule settles the median, rounds the
 // GPU ran throttled discarded (NVML). So a program, or cl2tune from Python, can set its own
 // per-call time against bench's method on the same kernel, clocks and power state, rather than
