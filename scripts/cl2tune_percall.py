@@ -19,7 +19,11 @@ checks cl2tune's Runtime.matmul and torch.matmul against an fp32 product of the 
     cl2_time_gemm_packed), alternately with the Python replays in this process (three rounds of
     each), so that both see one clock and power state: Python's median against the range of the
     C++ rounds widened by 2 us, since at the power cap one C++ timing of a GPU-bound shape differs
-    from the next by more than 2 us;
+    from the next by more than 2 us. Python's graph is replayed twice a round: plainly, and with
+    the SM clock read through NVML (pynvml) after each replay, as bench's timer reads it after each
+    round, so that the pause those reads leave between samples is the same on both sides; the
+    clocks of both sides are in the table (scripts/percall_ncu.py takes the power state out
+    altogether: each kernel timed alone under ncu);
   - bench's GPU time for the same kernel from its own run (ours where the runtime runs it, else
     bench's runtime provider: the recorded cuBLASLt call through libcl2 from C++), another
     process, whose clock at the power cap may differ by more than 2 us on GPU-bound shapes;
@@ -113,38 +117,75 @@ def graph_us(torch, cl2tune, call, estimate_us):
     """Per call, the median of seven replays of a graph of as many calls as fill about
     REPLAY_TARGET_US, at most 200, as bench sizes its graphs."""
     copies = int(min(200, max(1, REPLAY_TARGET_US / max(estimate_us, 1.0))))
-    return replay_us(torch, captured_calls(cl2tune, call, copies), copies)
+    return replay_us(torch, captured_calls(cl2tune, call, copies), copies)[0]
 
 
-def replay_us(torch, graph, copies, replays=7):
-    """Per call, the median of `replays` replays of `graph` of `copies` calls, each between events."""
-    samples = []
+def replay_us(torch, graph, copies, replays=7, clock=None):
+    """Per call, the median of `replays` replays of `graph` of `copies` calls, each between events.
+    With `clock` (clock_reader's), the SM clock is read after each replay, as bench's timer reads
+    it after each round; returns (median, median clock in MHz or None)."""
+    samples, clocks = [], []
     for _ in range(replays):
         start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
         start.record()
         graph.replay()
         end.record()
         end.synchronize()
+        if clock:
+            clocks.append(clock())
         samples.append(start.elapsed_time(end) * 1000.0 / copies)
-    return statistics.median(samples)
+    return statistics.median(samples), (statistics.median(clocks) if clocks else None)
 
 
-def same_process_us(torch, rt, cl2tune, a, b, c):
+def clock_reader(torch):
+    """A function returning the current device's SM clock in MHz, read through NVML (pynvml) as
+    bench's timer reads it (gpu/nvml_clocks.cpp); None where pynvml or NVML is missing."""
+    try:
+        import pynvml
+        pynvml.nvmlInit()
+    except Exception:  # ImportError, or NVML itself missing: the figures go on without clocks
+        return None
+    props = torch.cuda.get_device_properties(torch.cuda.current_device())
+    if hasattr(props, "pci_bus_id"):  # found by bus id, as bench finds it: CUDA's order may not be NVML's
+        bus_id = f"{props.pci_domain_id:08X}:{props.pci_bus_id:02X}:{props.pci_device_id:02X}.0"
+        handle = pynvml.nvmlDeviceGetHandleByPciBusId(bus_id)
+    else:
+        handle = pynvml.nvmlDeviceGetHandleByIndex(torch.cuda.current_device())
+    return lambda: pynvml.nvmlDeviceGetClockInfo(handle, pynvml.NVML_CLOCK_SM)
+
+
+def same_process_us(torch, rt, cl2tune, a, b, c, clock):
     """The call per call timed by libcl2 in C++ as bench times its offline figure (Runtime.time)
     and replayed from Python's graph, alternately, IN_PROCESS_ROUNDS times each: one process, so
     both see the same clock and power state. Python's graph holds as many calls as the C++
     timing's graphs and is replayed as many times as the C++ round before it took samples, so the
-    two medians rest on as much GPU time. Returns (Python's medians, C++'s medians), one a round."""
-    python, cpp = [], []
+    two medians rest on as much GPU time; it is replayed twice a round, in turn first: plainly, and
+    with the SM clock read after each replay (where `clock` is given), as bench's timer reads it
+    after each round: at the power cap the clock follows how busy the GPU is kept, so the pause
+    between samples is made the same as the C++ rounds'.
+    Returns a dict of lists, one entry a round: python, clocked (None without `clock`), cpp, the
+    SM clocks cpp_mhz and clocked_mhz, and cpp_throttled (the rounds bench's timer dropped as
+    throttled)."""
+    rounds = {key: [] for key in ("python", "clocked", "clocked_mhz", "cpp", "cpp_mhz", "cpp_throttled")}
     graph = copies = None
-    for _ in range(IN_PROCESS_ROUNDS):
+    for number in range(IN_PROCESS_ROUNDS):
         timing = rt.time(a, b, out=c)
-        cpp.append(timing["median_us"])
+        rounds["cpp"].append(timing["median_us"])
+        rounds["cpp_mhz"].append(timing["sm_clock_mhz"] or None)
+        rounds["cpp_throttled"].append(timing["throttled_rounds"])
         if graph is None:
             copies = timing["calls_per_sample"]
             graph = captured_calls(cl2tune, lambda: rt.matmul(a, b, out=c), copies)
-        python.append(replay_us(torch, graph, copies, timing["samples"]))
-    return python, cpp
+        replays = timing["samples"]
+        order = ("python", "clocked") if number % 2 == 0 else ("clocked", "python")
+        for series in order:
+            if series == "python":
+                rounds["python"].append(replay_us(torch, graph, copies, replays)[0])
+            else:
+                us, mhz = replay_us(torch, graph, copies, replays, clock) if clock else (None, None)
+                rounds["clocked"].append(us)
+                rounds["clocked_mhz"].append(mhz)
+    return rounds
 
 
 def within_rounds(python, cpp):
@@ -155,6 +196,15 @@ def within_rounds(python, cpp):
     value = statistics.median(python)
     outside, close = outside_runs(value, cpp)
     return value, outside, close
+
+
+def each_round(values):
+    return "-" if None in values else " / ".join(f"{v:.2f}" for v in values)
+
+
+def median_of(values):
+    present = [v for v in values if v is not None]
+    return statistics.median(present) if present else None
 
 
 def difference(value, base):
@@ -215,14 +265,17 @@ def main():
     torch.manual_seed(0)
     torch.backends.cuda.matmul.allow_tf32 = False
     rt = cl2tune.Runtime(args.db)
+    clock = clock_reader(torch)
     header = ("shape", "route", "max|cl2-ref|/tol", "max|torch-cl2|/tol", "cl2tune graph, each round",
-              "libcl2 C++ (bench's timer), each round", "cl2tune median outside C++'s range by",
-              "within 2 us (same process)", "torch graph",
+              "cl2tune graph, SM clock read after each replay, each round", "libcl2 C++ (bench's timer), each round",
+              "SM clock MHz: C++ / Python's clock reads", "rounds C++ dropped as throttled",
+              "cl2tune median outside C++'s range by: plain / clock reads",
+              "within 2 us (same process): plain / clock reads", "torch graph",
               "bench GPU", "cl2tune graph - bench GPU", "within 2 us (bench)", "cl2tune back to back",
               "torch back to back", "cl2tune wall", "torch wall", "bench wall")
     print("| " + " | ".join(header) + " |")
     print("|" + "---|" * len(header))
-    wrong, within, compared, within_process = 0, 0, 0, 0
+    wrong, within, compared, within_process, within_clocked = 0, 0, 0, 0, 0
     with torch.no_grad():
         for m, n, k in shapes:
             a, w = bench_inputs(torch, m, k), bench_inputs(torch, n, k)
@@ -239,9 +292,11 @@ def main():
             # Into one output, as bench times the same C every call: a graph of calls that each
             # allocate writes a fresh buffer per call, which a C that fits the L2 does not cost bench.
             c = torch.empty(m, n, device="cuda", dtype=torch.float16)
-            python_rounds, cpp_rounds = same_process_us(torch, rt, cl2tune, a, b, c)
-            cl2_graph, outside_cpp, close_process = within_rounds(python_rounds, cpp_rounds)
+            rounds = same_process_us(torch, rt, cl2tune, a, b, c, clock)
+            cl2_graph, outside_cpp, close_process = within_rounds(rounds["python"], rounds["cpp"])
             within_process += close_process
+            clocked = within_rounds(rounds["clocked"], rounds["cpp"]) if clock else None
+            within_clocked += bool(clocked and clocked[2])
             torch_graph = graph_us(torch, cl2tune, lambda: torch.matmul(a, b, out=c), torch_us)
             cl2_wall = wall_us(torch, lambda: rt.matmul(a, b), args.calls)
             torch_wall = wall_us(torch, lambda: torch.matmul(a, b), args.calls)
@@ -259,15 +314,20 @@ def main():
                 compared += 1
                 within += close
             print(f"| {m}x{n}x{k} | {route} | {vs_ref:.3f}{'' if ok else ' FAIL'} | {vs_torch:.3f} | "
-                  f"{' / '.join(f'{v:.2f}' for v in python_rounds)} | {' / '.join(f'{v:.2f}' for v in cpp_rounds)} | "
-                  f"{outside_cpp:.2f} | {'yes' if close_process else 'no'} | "
+                  f"{each_round(rounds['python'])} | {each_round(rounds['clocked'])} | {each_round(rounds['cpp'])} | "
+                  f"{cell(median_of(rounds['cpp_mhz']), 0)} / {cell(median_of(rounds['clocked_mhz']), 0)} | "
+                  f"{' / '.join(str(t) for t in rounds['cpp_throttled'])} | "
+                  f"{outside_cpp:.2f} / {cell(clocked and clocked[1])} | "
+                  f"{'yes' if close_process else 'no'} / {'-' if not clocked else ('yes' if clocked[2] else 'no')} | "
                   f"{torch_graph:.2f} | {cell(bench_gpu)} ({provider}) | {cell(delta)} | "
                   f"{'-' if close is None else ('yes' if close else 'no')} | "
                   f"{cl2_us:.2f} | {torch_us:.2f} | {cl2_wall:.2f} | {torch_wall:.2f} | {cell(bench_wall)} |")
     print(f"\ncl2tune_percall: results within tolerance: {len(shapes) - wrong} of {len(shapes)}; "
           f"per-call time replayed from a CUDA graph within {WITHIN_US:g} us of the range of the same call timed "
           f"in C++ by bench's method in this process, {IN_PROCESS_ROUNDS} rounds alternately: {within_process} of "
-          f"{len(shapes)}; within {WITHIN_US:g} us of bench's "
+          f"{len(shapes)} replayed plainly, "
+          f"{f'{within_clocked} of {len(shapes)}' if clock else 'not measured (no pynvml)'} with the SM clock read "
+          f"after each replay as bench's timer reads it; within {WITHIN_US:g} us of bench's "
           f"GPU time for the same kernel (another process): {within} of {compared}")
     if args.figures_out:
         with open(args.figures_out, "w") as f:

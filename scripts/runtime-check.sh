@@ -9,7 +9,9 @@
 #     first-call timing off (CL2_FIRST_CALL_TIMING=0: the cost model's first choice alone), so that
 #     the figures come from one run, on one GPU;
 #  2. cl2tune: Runtime.matmul against torch.matmul and its per-call time against bench's per-call
-#     figure for ours on the quickstart shapes (scripts/cl2tune_percall.py), and the model-shaped
+#     figure for ours on the quickstart shapes (scripts/cl2tune_percall.py; step percall-ncu: the
+#     kernel from cl2tune's graph against the same from bench's timer, each launch timed alone
+#     under ncu, scripts/percall_ncu.py), and the model-shaped
 #     demo end to end (scripts/torch_demo.py, its Llama block and its GELU block with biases, each
 #     eager and as CUDA graphs); both are skipped, saying so, where PyTorch is missing.
 # BASE_DB must have been tuned by this commit's templates (the runtime compiles each winner from
@@ -23,7 +25,7 @@
 # then, on the GPU machine:
 #   OUT=/some/folder [DBS=db] [BASE_DB=grid125.sqlite] [QUICK_DB=...] [DEMO_DB=...] \
 #     [MAX_CANDIDATES=24] [BASE_MAX_CANDIDATES=8] [DEMO_MAX_CANDIDATES=24] \
-#     [STEPS=direct,direct-nearest,direct-model,percall,demo] \
+#     [STEPS=direct,direct-nearest,direct-model,percall,percall-ncu,demo] \
 #     scripts/runtime-check.sh
 # BASE_DB, QUICK_DB (the quickstart shapes) and DEMO_DB (torch_demo.py's GEMMs) are used as they
 # are where given, else tuned into $DBS (default $OUT) as base-grid125.sqlite, quickstart.sqlite and
@@ -33,11 +35,11 @@
 # machine whose $OUT starts empty at each call, give DBS a folder outside it (db/ keeps them) and
 # they are copied into $OUT after each step. MAX_CANDIDATES is tune's --max-candidates for the
 # directly tuned shapes (default tune's own, 24), so the comparison is with a full tuning of them.
-# STEPS picks the parts (default all five), so that each call stays under a lent machine's time
+# STEPS picks the parts (default all six), so that each call stays under a lent machine's time
 # per command. Everything goes under $OUT: direct/, direct-nearest/ and direct-model/ (bench's
 # summary.md, bench.csv, run.json, ...), direct-runtime.md, direct-nearest-runtime.md and
 # direct-model-runtime.md (their runtime sections), percall-bench-{before,after}/, percall.md,
-# percall-figures.json, percall-judged.md, torch_demo-<block>.log and torch_demo-<block>-graphs.log
+# percall-figures.json, percall-judged.md, percall-ncu.md, torch_demo-<block>.log and torch_demo-<block>-graphs.log
 # (eager, then each forward pass replayed as a CUDA graph), the databases,
 # *.log, env.txt, and result.txt, to which each run appends its verdicts; tar it whole.
 # Exits 1 when a check failed, 2 on bad input.
@@ -55,11 +57,11 @@ tool="$PWD/.carry/bin/cuda-l2-tune"
 [ -x "$tool" ] || tool="$PWD/build/cuda-l2-tune"
 export PYTHONPATH="$PWD/python${PYTHONPATH:+:$PYTHONPATH}"
 if [ -z "${CL2_LIBRARY:-}" ] && [ -f .carry/bin/libcl2.so ]; then export CL2_LIBRARY="$PWD/.carry/bin/libcl2.so"; fi
-steps=",${STEPS:-direct,direct-nearest,direct-model,percall,demo},"
+steps=",${STEPS:-direct,direct-nearest,direct-model,percall,percall-ncu,demo},"
 dbs="${DBS:-$OUT}"
 mkdir -p "$dbs"
 result="$OUT/result.txt"
-echo "== runtime-check $(date -u +%Y-%m-%dT%H:%M:%SZ), STEPS=${STEPS:-direct,direct-nearest,direct-model,percall,demo}" >> "$result"
+echo "== runtime-check $(date -u +%Y-%m-%dT%H:%M:%SZ), STEPS=${STEPS:-direct,direct-nearest,direct-model,percall,percall-ncu,demo}" >> "$result"
 status=0
 
 say() { echo "$*" | tee -a "$result"; }
@@ -152,12 +154,17 @@ comparison_step direct-nearest CL2_PLANNED_CANDIDATES=0 \
   "the nearest tuned shapes' winners alone, first-call timing, nothing planned"
 comparison_step direct-model CL2_FIRST_CALL_TIMING=0 "nearest-shape dispatch, the model's first, no first-call timing"
 
+# The quickstart shapes' database: QUICK_DB, else tuned into $dbs (tune resumes what is there).
+quick_db="${QUICK_DB:-$dbs/quickstart.sqlite}"
+quickstart_db() {
+  [ -n "${QUICK_DB:-}" ] || tune_into configs/shapes/quickstart.json "$quick_db" quick-tune.log "${MAX_CANDIDATES:-}"
+}
+
 if has_step percall; then
   if ! has_torch; then
     say "acceptance 2 (cl2tune per call): skipped, no PyTorch with CUDA"
   else
-    quick_db="${QUICK_DB:-$dbs/quickstart.sqlite}"
-    [ -n "${QUICK_DB:-}" ] || tune_into configs/shapes/quickstart.json "$quick_db" quick-tune.log "${MAX_CANDIDATES:-}"
+    quickstart_db
     # bench before and after the Python figures: on GPU-bound shapes one process's figures move
     # against another's by more than 2 us (the clock at the power cap), so cl2tune's are also
     # judged against the range of bench's two runs (percall-judged.md).
@@ -179,6 +186,22 @@ if has_step percall; then
     say "acceptance 2 (cl2tune per call): exit $percall_status; $(tail -1 "$OUT/percall.md")"
     say "acceptance 2 (cl2tune per call, bench before and after): $(tail -1 "$OUT/percall-judged.md")"
     [ "$percall_status" = 0 ] || status=1
+  fi
+fi
+
+# The same kernel from cl2tune's graph and from bench's timer in C++, each launch timed alone under
+# ncu: on GPU-bound shapes the per-call figures above move with the GPU's power state by more than
+# 2 us from one timing to the next, which this takes out.
+if has_step percall-ncu; then
+  if ! has_torch; then
+    say "acceptance 2 (cl2tune per call under ncu): skipped, no PyTorch with CUDA"
+  else
+    quickstart_db
+    python3 scripts/percall_ncu.py --db "$quick_db" --shapes configs/shapes/quickstart.json > "$OUT/percall-ncu.md" 2>&1
+    ncu_status=$?
+    cat "$OUT/percall-ncu.md"
+    say "acceptance 2 (cl2tune per call, each kernel alone under ncu): exit $ncu_status; $(tail -1 "$OUT/percall-ncu.md")"
+    [ "$ncu_status" = 0 ] || status=1
   fi
 fi
 
