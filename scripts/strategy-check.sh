@@ -8,18 +8,29 @@
 # Prepared on the CPU machine:
 #   scripts/carry-build.sh "--shapes configs/shapes/grid-125-sample30.json --strategy race --max-candidates 128" \
 #     "--shapes configs/shapes/grid-125-sample30.json"
-# then: OUT=/some/folder [STRATEGY_ARGS="--strategy race"] [REF_ARGS=...] scripts/strategy-check.sh
+# then: OUT=/some/folder [STRATEGY_ARGS="--strategy race"] [REF_ARGS=...] [REF_DB=...] scripts/strategy-check.sh
 # Writes $OUT/reference.sqlite, strategy.sqlite, their logs, head-to-head/ (bench of the two winners
-# of each shape, interleaved) and comparison.md.
+# of each shape, interleaved) and comparison.md. REF_DB: the reference of an earlier run on this GPU
+# (its reference.sqlite, REF_ARGS as then), copied in place of tuning it again, so that several
+# strategies are set against one reference.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
+if [ -n "${REF_DB:-}" ] && [ ! -f "$REF_DB" ]; then
+  echo "REF_DB=$REF_DB: no such file; give an earlier run's reference.sqlite, or leave REF_DB out" >&2
+  exit 2
+fi
 source scripts/carry-env.sh
 SHAPES=${SHAPES:-configs/shapes/grid-125-sample30.json}
 REF_ARGS=${REF_ARGS:---strategy race --max-candidates 128}
 STRATEGY_ARGS=${STRATEGY_ARGS:-}
-# shellcheck disable=SC2086
-"$T" tune --shapes "$SHAPES" --db "$OUT/reference.sqlite" $REF_ARGS > "$OUT/reference.log" 2>&1
-echo "reference ($REF_ARGS): $(tail -2 "$OUT/reference.log")"
+if [ -n "${REF_DB:-}" ]; then
+  cp "$REF_DB" "$OUT/reference.sqlite"
+  echo "reference ($REF_ARGS): $REF_DB, tuned earlier" | tee "$OUT/reference.log"
+else
+  # shellcheck disable=SC2086
+  "$T" tune --shapes "$SHAPES" --db "$OUT/reference.sqlite" $REF_ARGS > "$OUT/reference.log" 2>&1
+  echo "reference ($REF_ARGS): $(tail -2 "$OUT/reference.log")"
+fi
 # shellcheck disable=SC2086
 "$T" tune --shapes "$SHAPES" --db "$OUT/strategy.sqlite" $STRATEGY_ARGS > "$OUT/strategy.log" 2>&1
 echo "strategy (${STRATEGY_ARGS:-defaults}): $(tail -2 "$OUT/strategy.log")"

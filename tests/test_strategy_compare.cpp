@@ -1,7 +1,9 @@
 // scripts/strategy_compare.py (issue 11's strategy check, no GPU): a shape whose two winners bench
 // timed head to head (the runtime running the reference's own kernel) is judged by that timing, the
-// others by the ratio of the runs' speedups over cuBLASLt-autotune.
+// others by the ratio of the runs' speedups over cuBLASLt-autotune; and strategy-check.sh's input check.
 #include <gtest/gtest.h>
+
+#include <filesystem>
 
 #include "support/run_tool.hpp"
 
@@ -64,4 +66,16 @@ TEST(StrategyCompare, UnreadableInputsAreOneLineErrors) {
     EXPECT_EQ(r.status, 2) << args << "\n" << r.out;
     EXPECT_EQ(r.err.rfind("strategy_compare: ", 0), 0u) << r.err;
   }
+}
+
+// The script that runs the check on the GPU machine refuses a reference to reuse that is not
+// there, before it writes anything.
+TEST(StrategyCompare, StrategyCheckRefusesAMissingReferenceDatabase) {
+  ScratchDir dir;
+  const auto r = run_command("OUT=" + dir.file("out") + " REF_DB=" + dir.file("missing.sqlite") + " bash " +
+                                 source_path("scripts/strategy-check.sh"),
+                             dir);
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_EQ(r.err.rfind("REF_DB=" + dir.file("missing.sqlite") + ": no such file", 0), 0u) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir.file("out")));
 }
