@@ -97,9 +97,12 @@ TEST(Calibration, FirstChoicesAreJudgedByTheBestAmongTheModelsFirst24) {
   EXPECT_EQ(q.first_within_2pct, 1u);
   EXPECT_NEAR(q.first_regret, std::sqrt(1.0 / 0.9), 1e-9);  // found on one, 1/0.9 off on the other
   EXPECT_NEAR(q.top1_regret, 1.0 / 0.9, 1e-9);                // the model's first is never the best
+  // The one missed, with the place of its fastest variant in the model's order.
+  EXPECT_EQ(q.missed, (std::vector<std::pair<std::string, std::size_t>>{{"shape1", 30}}));
   // Judged by its first 32 (what a race of 8 times briefly), the model holds it on both shapes.
   const RankingQuality wider = ranking_quality(samples, {}, 32);
   EXPECT_EQ(wider.first_within_2pct, 2u);
+  EXPECT_TRUE(wider.missed.empty());
   EXPECT_NEAR(wider.first_regret, 1.0, 1e-9);
 }
 
@@ -204,6 +207,7 @@ TEST(Calibration, CommandFitsTrialsOfATunedDatabase) {
   const auto wider = run_tool("calibrate --first 4 --db " + db + family, dir);
   ASSERT_EQ(wider.status, 0) << wider.err;
   EXPECT_NE(wider.out.find("first 4"), std::string::npos) << wider.out;
+  EXPECT_NE(wider.out.find("Not within 2% in the first 4 (the place of the fastest"), std::string::npos) << wider.out;
   EXPECT_EQ(run_tool("calibrate --first 0 --db " + db + family, dir).status, 2);
 
   // The family's scale too: the file has none yet; the fit prints one in the file's syntax.

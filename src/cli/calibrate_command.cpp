@@ -49,11 +49,26 @@ std::string quality_row(const std::string& what, const RankingQuality& q) {
                      q.first_regret, q.first_within_2pct, q.groups);
 }
 
+// The problems a model's first N missed, each with the place of its fastest variant in that model's
+// order (where to look when a rule is added); a group is "<database index> <problem>".
+std::string missed_row(const std::string& what, const RankingQuality& q, std::size_t databases) {
+  if (q.missed.empty()) return "";
+  std::string list;
+  for (const auto& [group, place] : q.missed) {
+    const std::size_t space = group.find(' ');
+    const std::string problem = group.substr(space + 1);
+    const std::string where =
+        databases > 1 ? fmt::format(" in --db {}", std::stoul(group.substr(0, space)) + 1) : std::string();
+    list += fmt::format("{}{}{} ({})", list.empty() ? "" : ", ", problem, where, place);
+  }
+  return fmt::format("  missed {}: {}\n", what, list);
+}
+
 // The fit for one device (log factors, in the family's order) next to the space file's factors, how
 // well each ranks the measured variants, and the factors in the space file's syntax.
 std::string render_calibration(const FamilySpec& family, const DeviceInfo& device,
                                const std::vector<CalibrationSample>& samples, const std::vector<double>& fitted,
-                               double ridge, std::size_t first) {
+                               double ridge, std::size_t first, std::size_t databases) {
   const std::size_t features = family.calibration.size();
   std::vector<double> current;
   for (const auto& f : family.calibration) current.push_back(std::log(f.factor));
@@ -70,12 +85,17 @@ std::string render_calibration(const FamilySpec& family, const DeviceInfo& devic
   out += table.plain(2);
   out += fmt::format("\n  how the model ranks each shape's measured variants{:>14} {:>14} {:>11} {:>11}\n",
                      "Spearman", "top-1 regret", fmt::format("first {}", first), "within 2%");
+  const RankingQuality in_file = ranking_quality(samples, current, first);
+  const RankingQuality held_out = cross_validated_quality(samples, features, ridge, first);
   out += quality_row("uncalibrated (cost_us alone)",
                      ranking_quality(samples, std::vector<double>(features, 0.0), first));
-  out += quality_row("with the space file's factors", ranking_quality(samples, current, first));
+  out += quality_row("with the space file's factors", in_file);
   out += quality_row("with the fitted factors", all);
-  out += quality_row("fitted on half the shapes, judged on the others",
-                     cross_validated_quality(samples, features, ridge, first));
+  out += quality_row("fitted on half the shapes, judged on the others", held_out);
+  out += fmt::format("\n  Not within 2% in the first {} (the place of the fastest in the model's order):\n", first);
+  out += missed_row("with the space file's factors", in_file, databases);
+  out += missed_row("with the fitted factors", all, databases);
+  out += missed_row("fitted on half, judged on the others", held_out, databases);
   out += fmt::format("\n  (top-1 regret: the model's first choice's time over the best measured, geomean over shapes;\n"
                      "  first {0}: the best of the model's first {0} over the best measured, and the shapes where\n"
                      "  that is within 2%, as a plan of {0} candidates would find them)\n", first);
@@ -132,7 +152,7 @@ CommandRunner add_calibrate_command(CLI::App& app) {
       const auto& [device, samples] = entry;
       if (samples.empty()) continue;
       const auto fitted = fit_log_factors(samples, family.calibration.size(), o->ridge);
-      text += render_calibration(family, device, samples, fitted, o->ridge, o->first) + "\n";
+      text += render_calibration(family, device, samples, fitted, o->ridge, o->first, o->dbs.size()) + "\n";
       CalibrationRecord fit{device.name, family.name, {}, std::exp(fit_log_scale(samples, fitted)), int(samples.size()),
                             {}};
       for (std::size_t f = 0; f < fitted.size(); ++f) fit.factors.emplace_back(family.calibration[f].text, std::exp(fitted[f]));

@@ -144,7 +144,13 @@ RankingQuality ranking_quality(const std::vector<CalibrationSample>& samples, co
     for (std::size_t i = 1; i < std::min(first_n, by_model.size()); ++i)
       best_first = std::min(best_first, measured[by_model[i]]);
     log_first_regret_sum += best_first - best;
-    q.first_within_2pct += best_first - best <= std::log(1.02);
+    if (best_first - best <= std::log(1.02)) {
+      ++q.first_within_2pct;
+    } else {
+      const auto fastest =
+          std::find_if(by_model.begin(), by_model.end(), [&](std::size_t i) { return measured[i] == best; });
+      q.missed.emplace_back(name, std::size_t(fastest - by_model.begin()) + 1);
+    }
     ++q.groups;
   }
   if (q.groups > 0) {
@@ -170,6 +176,7 @@ RankingQuality cross_validated_quality(const std::vector<CalibrationSample>& sam
     log_regret_sum += std::log(q.top1_regret) * double(q.groups);
     log_first_regret_sum += std::log(q.first_regret) * double(q.groups);
     total.first_within_2pct += q.first_within_2pct;
+    total.missed.insert(total.missed.end(), q.missed.begin(), q.missed.end());
     total.groups += q.groups;
   }
   if (total.groups > 0) {

@@ -5,6 +5,7 @@
 // measured variants.
 #include <cstddef>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "search/candidates.hpp"
@@ -27,6 +28,9 @@ struct RankingQuality {
   // within 2%: with N = kDefaultMaxCandidates, how often tune's default plan would hold the best.
   double first_regret = 1;
   std::size_t first_within_2pct = 0;
+  // The problems whose first N hold nothing within 2% of their best: the group, and the place of
+  // its fastest measured variant in the model's order (from 1), in the groups' order.
+  std::vector<std::pair<std::string, std::size_t>> missed;
 };
 
 // Log factors w minimising the sum over samples of (log_time - log_base_cost - w . features)^2,
