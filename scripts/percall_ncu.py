@@ -27,7 +27,7 @@ import statistics
 import subprocess
 import sys
 
-from cl2tune_percall import WITHIN_US, bench_inputs, load_shapes
+from cl2tune_percall import WITHIN_US, bench_inputs, captured_calls, load_shapes
 from results_db import fail
 
 SIDES = ("cpp", "python")
@@ -54,8 +54,7 @@ def run_side(db, shape, side, replays):
     c = torch.empty(m, n, device="cuda", dtype=torch.float16)
     rt = cl2tune.Runtime(db)
     if side == "python":
-        graph, _ = cl2tune.capture_graph(lambda: rt.matmul(a, b, out=c))
-        graph.replay()  # uploads the graph, outside the range
+        graph = captured_calls(cl2tune, lambda: rt.matmul(a, b, out=c), 1)  # uploaded outside the range
     torch.cuda.synchronize()
     torch.cuda.nvtx.range_push(side)
     if side == "cpp":
@@ -75,7 +74,9 @@ def profile(db, shape, side, launches):
                "--shape", "x".join(map(str, shape)), "--launches", str(launches)]
     done = subprocess.run(command, capture_output=True, text=True)
     if done.returncode != 0:
-        fail(f"ncu exited {done.returncode} on {side} {shape}: {done.stderr.strip()[-400:]}")
+        said = " ".join(done.stderr.split())[-400:]  # one line, whatever ncu printed
+        fail(f"ncu exited {done.returncode} on the {side} side of {'x'.join(map(str, shape))}: {said}; "
+             "check that ncu can profile on this machine (ncu --query-metrics)")
     rows = [line for line in done.stdout.splitlines() if line.startswith('"')]
     kernels = []
     for row in csv.DictReader(io.StringIO("\n".join(rows))):

@@ -75,3 +75,19 @@ TEST(PercallNcu, BadInputIsAOneLineError) {
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
   }
 }
+
+// An ncu that cannot profile (it prints several lines and fails): one line naming the side and the
+// shape, exit 2.
+TEST(PercallNcu, AnNcuThatFailsIsAOneLineError) {
+  ScratchDir dir;
+  std::filesystem::create_directories(dir.file("bin"));
+  const std::string ncu =
+      dir.write("bin/ncu", "#!/bin/sh\necho '==ERROR== first' >&2\necho '==ERROR== second' >&2\nexit 1\n");
+  std::filesystem::permissions(ncu, std::filesystem::perms::owner_all);
+  const auto r = percall_ncu(dir, "--shape 64x64x64", dir.file("bin"));
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_EQ(r.err.rfind("percall_ncu: ncu exited 1 on the cpp side of 64x64x64: ==ERROR== first ==ERROR== second;", 0),
+            0u)
+      << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+}
