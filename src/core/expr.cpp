@@ -6,6 +6,7 @@
 #include <cmath>
 #include <map>
 #include <mutex>
+#include <span>
 #include <stdexcept>
 #include <unordered_map>
 #include <vector>
@@ -266,18 +267,7 @@ ExprValue arithmetic(Op op, const ExprValue& a, const ExprValue& b, const std::s
   throw std::logic_error("unknown binary operator");
 }
 
-// A call's evaluated arguments, `count` of them.
-struct CallArgs {
-  const ExprValue* values;
-  std::size_t count;
-  std::size_t size() const { return count; }
-  bool empty() const { return count == 0; }
-  const ExprValue& operator[](std::size_t i) const { return values[i]; }
-  const ExprValue* begin() const { return values; }
-  const ExprValue* end() const { return values + count; }
-};
-
-ExprValue call(const Expr::Node& node, const CallArgs& args, const std::string& text) {
+ExprValue call(const Expr::Node& node, std::span<const ExprValue> args, const std::string& text) {
   const std::string& name = node.name;
   auto need = [&](std::size_t n) {
     if (args.size() != n)
