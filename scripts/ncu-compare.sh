@@ -6,6 +6,7 @@
 # writes OUT_PREFIX-ours.csv (the first launch of the pinned variant: its verification run) and,
 # unless CUBLAS=0, OUT_PREFIX-cublas.csv (the first nvjet kernel: cuBLAS GemmEx's own choice).
 # FAMILY_ARGS (default "--family sm90") selects the family, e.g. one from a --space-file. With
+# METRICS replaces the metric list (comma-separated ncu names). With
 # SASS=1 each file holds the kernel's SASS with per-instruction counts (ncu's source page) in place
 # of the counters: the only way to read cuBLAS's nvjet kernels, which libcublasLt's fatbins do not
 # hold. Uses .carry/bin and the carried kernel cache like scripts/device-session.sh.
@@ -16,7 +17,7 @@ source scripts/carry-env.sh
 tool="$PWD/.carry/bin/cuda-l2-tune"
 scratch=$(mktemp -d)
 echo "[[$m, $n, $k]]" > "$scratch/shape.json"
-metrics=gpu__time_duration.sum,sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active,lts__t_bytes.sum,lts__t_sectors_srcunit_tex_op_read.sum,lts__t_sectors_srcunit_ltcfabric.sum,dram__bytes_read.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed,launch__grid_size,launch__cluster_dim_x,sm__cycles_active.avg
+metrics=${METRICS:-gpu__time_duration.sum,sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active,lts__t_bytes.sum,lts__t_sectors_srcunit_tex_op_read.sum,lts__t_sectors_srcunit_ltcfabric.sum,dram__bytes_read.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed,launch__grid_size,launch__cluster_dim_x,sm__cycles_active.avg}
 report=(--metrics "$metrics" --section WarpStateStats --page details)
 [ "${SASS:-0}" = 1 ] && report=(--section SourceCounters --page source --print-source sass)
 profile() {  # kernel regex, output file
