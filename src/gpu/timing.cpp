@@ -29,22 +29,20 @@ void KeptReplay::reset() { held_.reset(); }
 IntervalTimer::IntervalTimer(cudaStream_t stream, const ClockSampler* clocks) : stream_(stream), clocks_(clocks) {}
 IntervalTimer::~IntervalTimer() = default;
 
-double IntervalTimer::time_once(const TimedCall& call) {
+namespace {
+// GPU time of what `enqueue` puts on `stream`, in microseconds (events around it).
+double event_time_us(cudaStream_t stream, const std::function<void()>& enqueue) {
   Event start, stop;
-  CL2_CUDA(cudaEventRecord(start.get(), stream_));
-  call.launch(stream_);
-  CL2_CUDA(cudaEventRecord(stop.get(), stream_));
+  CL2_CUDA(cudaEventRecord(start.get(), stream));
+  enqueue();
+  CL2_CUDA(cudaEventRecord(stop.get(), stream));
   CL2_CUDA(cudaEventSynchronize(stop.get()));
   return 1000.0 * elapsed_ms(start, stop);
 }
+}  // namespace
 
-double IntervalTimer::time_replay(const CallGraph& graph) {
-  Event start, stop;
-  CL2_CUDA(cudaEventRecord(start.get(), stream_));
-  graph.launch(stream_);
-  CL2_CUDA(cudaEventRecord(stop.get(), stream_));
-  CL2_CUDA(cudaEventSynchronize(stop.get()));
-  return 1000.0 * elapsed_ms(start, stop);
+double IntervalTimer::time_once(const TimedCall& call) {
+  return event_time_us(stream_, [&] { call.launch(stream_); });
 }
 
 std::vector<TimingStats> IntervalTimer::interleaved(const std::vector<TimedCall>& calls,
@@ -85,7 +83,8 @@ std::vector<TimingStats> IntervalTimer::interleaved(const std::vector<TimedCall>
   // Block timing: each call's timed replay ends a block of its own replays (stop_rule.hpp).
   std::vector<int> lead_in(calls.size(), 0);
   if (const double block_us = block_timing_us(); block_us > 0 && !flusher)
-    for (std::size_t i = 0; i < calls.size(); ++i) lead_in[i] = lead_in_replays(block_us, time_replay(*graphs[i]));
+    for (std::size_t i = 0; i < calls.size(); ++i)
+      lead_in[i] = lead_in_replays(block_us, event_time_us(stream_, [&] { graphs[i]->launch(stream_); }));
   CL2_CUDA(cudaStreamSynchronize(stream_));
   const double setup_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
 

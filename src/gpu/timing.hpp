@@ -54,7 +54,6 @@ struct TimedCall {
   }
 };
 
-class CallGraph;
 class ClockSampler;
 class L2Flusher;
 
@@ -74,9 +73,6 @@ class IntervalTimer {
                                        L2Flusher* flusher = nullptr);
 
  private:
-  // One replay of `graph`, in microseconds (events around it).
-  double time_replay(const CallGraph& graph);
-
   cudaStream_t stream_;
   const ClockSampler* clocks_;
   std::mt19937 order_rng_{12345};
