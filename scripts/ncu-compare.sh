@@ -5,11 +5,11 @@
 #   scripts/ncu-compare.sh M N K "BM=128,BN=128,..." OUT_PREFIX
 # writes OUT_PREFIX-ours.csv (the first launch of the pinned variant: its verification run) and,
 # unless CUBLAS=0, OUT_PREFIX-cublas.csv (the first nvjet kernel: cuBLAS GemmEx's own choice).
-# FAMILY_ARGS (default "--family sm90") selects the family, e.g. one from a --space-file. With
-# METRICS replaces the metric list (comma-separated ncu names). With
-# SASS=1 each file holds the kernel's SASS with per-instruction counts (ncu's source page) in place
-# of the counters: the only way to read cuBLAS's nvjet kernels, which libcublasLt's fatbins do not
-# hold. Uses .carry/bin and the carried kernel cache like scripts/device-session.sh.
+# FAMILY_ARGS (default "--family sm90") selects the family, e.g. one from a --space-file. METRICS
+# replaces the metric list (comma-separated ncu names). With SASS=1 each file holds the kernel's
+# SASS with per-instruction counts (ncu's source page) in place of the counters: the only way to
+# read cuBLAS's nvjet kernels, which libcublasLt's fatbins do not hold. Uses .carry/bin and the
+# carried kernel cache like scripts/device-session.sh.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 m=$1 n=$2 k=$3 pins=$4 out=$5
