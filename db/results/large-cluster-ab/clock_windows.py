@@ -1,0 +1,53 @@
+#!/usr/bin/env python3
+"""The SM clock and power draw during each bench process of an own-clock.sh run.
+
+Usage: clock_windows.py FOLDER   (FOLDER holds own-clock.sh's windows.tsv and clock.csv)
+
+clock.csv is nvidia-smi's sample every 50 ms (timestamp, SM MHz, W); its power reading is an
+average over about a second, so a process whose GPU work is much shorter than that never shows
+its own draw. Per process (round, shape, run): its wall seconds, the samples in it, how many of
+them read above BUSY_W watts (the GPU at work), and over those the median SM clock and power and
+the highest power. Prints a Markdown table.
+"""
+import csv
+import datetime
+import statistics
+import sys
+
+BUSY_W = 300.0  # above this the GPU is computing; idle and launch overhead read 70-240 W
+
+
+def samples(path):
+    out = []
+    for row in csv.reader(open(path)):
+        try:
+            stamp = datetime.datetime.strptime(row[0].strip(), "%Y/%m/%d %H:%M:%S.%f")
+            ms = stamp.replace(tzinfo=datetime.timezone.utc).timestamp() * 1000
+            out.append((ms, float(row[1].split()[0]), float(row[2].split()[0])))
+        except (ValueError, IndexError):
+            continue  # a header or a line nvidia-smi cut short
+    return out
+
+
+def median_or_dash(values):
+    return f"{statistics.median(values):.0f}" if values else "-"
+
+
+def main(folder):
+    clock = samples(f"{folder}/clock.csv")
+    print("| round | shape | run | wall s | samples | busy samples | busy MHz | busy W | max W |")
+    print("| --: | :-- | :-- | --: | --: | --: | --: | --: | --: |")
+    for w in csv.DictReader(open(f"{folder}/windows.tsv"), delimiter="\t"):
+        start, end = float(w["start_ms"]), float(w["end_ms"])
+        inside = [s for s in clock if start <= s[0] <= end]
+        busy = [s for s in inside if s[2] > BUSY_W]
+        top = max((s[2] for s in inside), default=0.0)
+        print(f"| {w['round']} | {w['shape']} | {w['run']} | {(end - start) / 1000:.1f} | {len(inside)} | "
+              f"{len(busy)} | {median_or_dash([s[1] for s in busy])} | {median_or_dash([s[2] for s in busy])} | "
+              f"{top:.0f} |")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 2:
+        sys.exit("usage: clock_windows.py FOLDER (own-clock.sh's output: windows.tsv and clock.csv)")
+    main(sys.argv[1])
