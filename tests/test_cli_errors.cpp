@@ -106,23 +106,6 @@ TEST(CliErrors, BadDatabasesAreNamedAndLeftUntouched) {
   expect_user_error(tune(dir, ok, blocker + "/t.sqlite"), "plain-file/t.sqlite");
 }
 
-TEST(CliErrors, ABadTimingBlockIsNamedBeforeAnythingIsWritten) {
-  ScratchDir dir;
-  const Case ok{"[[64, 64, 64]]", "", ""};
-  for (const std::string value : {"abc", "-5", "20ms", "5000"}) {
-    const std::string shapes = dir.write("shapes.json", ok.shapes);
-    const auto t = run_tool("tune --fake-gpu --shapes " + shapes + " --db " + dir.file("t.sqlite"), dir,
-                            "CL2_TIMING_BLOCK_MS=" + value);
-    expect_user_error(t, "CL2_TIMING_BLOCK_MS=" + value);
-    EXPECT_FALSE(std::filesystem::exists(dir.file("t.sqlite")));
-    const auto b = run_tool("bench --shapes " + shapes + " --db " + dir.file("t.sqlite") + " --out " +
-                                dir.file("bench-out"),
-                            dir, "CL2_TIMING_BLOCK_MS=" + value);
-    expect_user_error(b, "CL2_TIMING_BLOCK_MS=" + value);
-    EXPECT_FALSE(std::filesystem::exists(dir.file("bench-out")));
-  }
-}
-
 TEST(CliErrors, TuneWithoutAGpuSaysSoInOneLine) {
   if (cl2::gpu_unavailable_reason(0).empty()) GTEST_SKIP() << "a GPU is present here";
   ScratchDir dir;

@@ -137,14 +137,5 @@ TEST(StopRule, TunesFinalRoundAsksAQuarterOfTheSamplesOfBenchsForAnEqualSpread) 
   EXPECT_GT(bench.rounds, 60);
 }
 
-TEST(StopRule, BlockTimingLeadsEachTimedReplayWithEnoughOfItsOwnToFillTheBlock) {
-  EXPECT_EQ(lead_in_replays(0, 300), 0);        // unset: replay by replay
-  EXPECT_EQ(lead_in_replays(20000, 300), 66);   // 67 replays of 300 us make the 20 ms block
-  EXPECT_EQ(lead_in_replays(20000, 20000), 0);  // one replay already lasts the block
-  EXPECT_EQ(lead_in_replays(20000, 30000), 0);
-  EXPECT_EQ(lead_in_replays(20000, 0), 0);      // no replay time measured: nothing added
-  EXPECT_EQ(lead_in_replays(1000, 299), 3);     // 4 x 299 us >= 1 ms, 3 x 299 us is not
-}
-
 }  // namespace
 }  // namespace cl2

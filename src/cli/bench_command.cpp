@@ -4,7 +4,6 @@
 #include "cli/commands.hpp"
 #include "compiler/kernel_compiler.hpp"
 #include "core/errors.hpp"
-#include "gpu/stop_rule.hpp"
 
 namespace cl2 {
 
@@ -54,7 +53,6 @@ CommandRunner add_bench_command(CLI::App& app) {
                 "offline or both. Off by default: with CUPTI loaded, our small kernels ran up to 0.7 us "
                 "per call slower on the H200");
   return [o, intervals, providers, layout, accum, l2, cold] {
-    block_timing_us();  // a bad CL2_TIMING_BLOCK_MS stops here, before anything is tuned or timed
     o->defaults = {parse_layout(*layout, "--layout"), parse_accum(*accum, "--accum"),
                    *cold ? L2Policy::Flush : parse_l2_policy(*l2, "--l2")};
     o->intervals_ms.clear();

@@ -5,7 +5,6 @@
 #include "cli/commands.hpp"
 #include "compiler/kernel_compiler.hpp"
 #include "core/errors.hpp"
-#include "gpu/stop_rule.hpp"
 #include "tune/tune_options.hpp"
 
 namespace cl2 {
@@ -157,7 +156,6 @@ CommandRunner add_tune_command(CLI::App& app) {
                  "Testing aid: a worker that invents its results instead of using a GPU")
       ->group("");  // hidden from --help
   return [options, layout, accum, l2, family, pins, shard, devices, strategy] {
-    block_timing_us();  // a bad CL2_TIMING_BLOCK_MS stops here, before anything is tuned or timed
     options->strategy = parse_strategy(*strategy);
     options->defaults.layout = parse_layout(*layout, "--layout");
     options->defaults.accum = parse_accum(*accum, "--accum");

@@ -2,14 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
 #include <numbers>
 #include <numeric>
 
-#include <fmt/format.h>
 #include <nlohmann/json.hpp>
-
-#include "core/errors.hpp"
 
 namespace cl2 {
 
@@ -76,25 +72,6 @@ StopRule final_round_stop_rule() {
   rule.max_error = 0.005;
   rule.settle_on_ratios = true;
   return rule;
-}
-
-int lead_in_replays(double block_us, double replay_us) {
-  if (!(block_us > 0) || !(replay_us > 0)) return 0;
-  return std::max(0, int(std::ceil(block_us / replay_us)) - 1);
-}
-
-double block_timing_us() {
-  static const double us = [] {
-    const char* text = std::getenv("CL2_TIMING_BLOCK_MS");
-    if (!text || !*text) return 0.0;
-    char* end = nullptr;
-    const double ms = std::strtod(text, &end);
-    if (*end != '\0' || !(ms >= 0 && ms <= 1000))
-      throw UserError(fmt::format("CL2_TIMING_BLOCK_MS={}: expected milliseconds from 0 to 1000 (0 or unset: "
-                                  "calls interleaved replay by replay)", text));
-    return 1000.0 * ms;
-  }();
-  return us;
 }
 
 std::vector<TimingStats> ratios_to_first(const std::vector<std::vector<double>>& samples) {

@@ -55,19 +55,6 @@ StopRule stop_rule_from_json(const nlohmann::json& j);
 // Each call's samples over the first call's, round by round (the first call's ratios are all 1).
 std::vector<TimingStats> ratios_to_first(const std::vector<std::vector<double>>& samples);
 
-// Block timing (CL2_TIMING_BLOCK_MS, block_timing_us): how many untimed replays of a call's graph
-// come before its timed one in each round, so that the call runs about `block_us` in a row and is
-// timed at the clock it sets itself. At a power cap, calls interleaved replay by replay all run at
-// the clock the hungriest of them sets (on an H100 our 128x256 tile ran 4096^3 in 182-186 us
-// alone and 212 interleaved with the libraries, while cuBLASLt-autotune's algorithm took 204-215
-// either way: db/results/large-cluster-ab/). 0 where block_us is 0 or one replay already lasts it.
-int lead_in_replays(double block_us, double replay_us);
-
-// CL2_TIMING_BLOCK_MS from the environment in microseconds, 0 when unset (the default: replay by
-// replay); read once per process, so tune's workers inherit it. Throws UserError naming the
-// variable where it is not a number from 0 to 1000.
-double block_timing_us();
-
 enum class StopReason { GoOn, Settled, Capped, OutOfTime };
 
 // After a round: `calls` summarizes each call's samples so far and `measured_seconds` the time

@@ -29,20 +29,13 @@ void KeptReplay::reset() { held_.reset(); }
 IntervalTimer::IntervalTimer(cudaStream_t stream, const ClockSampler* clocks) : stream_(stream), clocks_(clocks) {}
 IntervalTimer::~IntervalTimer() = default;
 
-namespace {
-// GPU time of what `enqueue` puts on `stream`, in microseconds (events around it).
-double event_time_us(cudaStream_t stream, const std::function<void()>& enqueue) {
+double IntervalTimer::time_once(const TimedCall& call) {
   Event start, stop;
-  CL2_CUDA(cudaEventRecord(start.get(), stream));
-  enqueue();
-  CL2_CUDA(cudaEventRecord(stop.get(), stream));
+  CL2_CUDA(cudaEventRecord(start.get(), stream_));
+  call.launch(stream_);
+  CL2_CUDA(cudaEventRecord(stop.get(), stream_));
   CL2_CUDA(cudaEventSynchronize(stop.get()));
   return 1000.0 * elapsed_ms(start, stop);
-}
-}  // namespace
-
-double IntervalTimer::time_once(const TimedCall& call) {
-  return event_time_us(stream_, [&] { call.launch(stream_); });
 }
 
 std::vector<TimingStats> IntervalTimer::interleaved(const std::vector<TimedCall>& calls,
@@ -80,11 +73,6 @@ std::vector<TimingStats> IntervalTimer::interleaved(const std::vector<TimedCall>
       owned.push_back(std::move(graph));
     }
   }
-  // Block timing: each call's timed replay ends a block of its own replays (stop_rule.hpp).
-  std::vector<int> lead_in(calls.size(), 0);
-  if (const double block_us = block_timing_us(); block_us > 0 && !flusher)
-    for (std::size_t i = 0; i < calls.size(); ++i)
-      lead_in[i] = lead_in_replays(block_us, event_time_us(stream_, [&] { graphs[i]->launch(stream_); }));
   CL2_CUDA(cudaStreamSynchronize(stream_));
   const double setup_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
 
@@ -103,7 +91,6 @@ std::vector<TimingStats> IntervalTimer::interleaved(const std::vector<TimedCall>
     std::shuffle(order.begin(), order.end(), order_rng_);
     for (std::size_t i : order) {
       if (flusher) flusher->flush(stream_);  // before the start event: not part of the sample
-      for (int r = 0; r < lead_in[i]; ++r) graphs[i]->launch(stream_);
       CL2_CUDA(cudaEventRecord(starts[i].get(), stream_));
       if (flusher) calls[i].launch(stream_);
       else graphs[i]->launch(stream_);

@@ -3,9 +3,7 @@
 // graph (B chosen so one replay lasts ~`replay_target_us`, which hides the CPU submission cost of
 // small kernels); every round replays each call's graph once, in a freshly shuffled order,
 // between two events, so all calls see the same clocks and thermal state. Rounds go on until the
-// rule says stop (gpu/stop_rule.hpp: each median known well enough, or a cap). With
-// CL2_TIMING_BLOCK_MS set, each call's timed replay comes after untimed replays of its graph lasting
-// about that long, so that it runs at the clock it sets itself (stop_rule.hpp, lead_in_replays).
+// rule says stop (gpu/stop_rule.hpp: each median known well enough, or a cap).
 // Given a ClockSampler (NVML), the timer reads the SM clock after each round and discards a round
 // the GPU ran throttled (power or thermal), as nvbench does, while the wall-time budget lasts.
 // L2 policies (core/problem.hpp): a call with a rotation cycles through its operand copies within

@@ -1,10 +1,9 @@
 #!/usr/bin/env bash
 # On the GPU machine: two variants of each shape (own-clock.txt: M N K A-PINS B-PINS a line), each
-# benched alone (bench --providers ours: its calls back to back, nothing interleaved, so it runs at
-# its own clock), cuBLASLt-autotune alone, and each variant interleaved with cuBLASLt-autotune as
-# bench and tune time them (a+lib, b+lib) and so in blocks of BLOCK_MS (default 20) of each call's
-# own replays (a+lib@, b+lib@: CL2_TIMING_BLOCK_MS), ROUNDS times in alternating order, one process
-# each (RUNS: a subset).
+# benched alone (bench --providers ours: its calls back to back, nothing interleaved), cuBLASLt-autotune
+# alone (after its algorithm search, so on a GPU that search has warmed), and each variant interleaved
+# with cuBLASLt-autotune as bench and tune time them (a+lib, b+lib; RUNS: a subset), ROUNDS times in
+# alternating order, one process each. clock_windows.py reads each process's clock and power.
 # Writes $OUT/own-clock.tsv (round, shape, run, provider, GPU µs per call), $OUT/windows.tsv (each
 # bench process's start and end, ms since the epoch) and $OUT/clock.csv (the SM clock and power
 # draw every 50 ms, nvidia-smi), to read each process's clock from.
@@ -28,17 +27,15 @@ while read -r m n k a b; do
     $T tune --shapes "$OUT/$shape.json" --family sm90 --pin "$pins" --db "$OUT/$shape-$v.sqlite" > "$OUT/$shape-$v-tune.log" 2>&1
   done
   for ((round = 1; round <= ${ROUNDS:-3}; round++)); do
-    runs=${RUNS:-a b lib a+lib b+lib a+lib@ b+lib@}
+    runs=${RUNS:-a b lib a+lib b+lib}
     ((round % 2 == 0)) && runs=$(printf '%s\n' $runs | tac | tr '\n' ' ')
     for run in $runs; do
       db="$OUT/$shape-${run:0:1}.sqlite"; providers=ours
       [ "$run" = lib ] && { db="$OUT/$shape-a.sqlite"; providers=cublaslt_autotune; }
-      [ "$run" != lib ] && [ "${run%@}" != "${run%%+*}" ] && providers=ours,cublaslt_autotune
-      block=0; [ "${run%@}" != "$run" ] && block=${BLOCK_MS:-20}
-      out="$OUT/bench-$shape-${run/+/-}-$round"; out=${out/@/-blocks}
+      [ "${run#*+}" = lib ] && [ "$run" != lib ] && providers=ours,cublaslt_autotune
+      out="$OUT/bench-$shape-${run/+/-}-$round"
       start=$(date +%s%3N)
-      CL2_TIMING_BLOCK_MS=$block $T bench --shapes "$OUT/$shape.json" --db "$db" --providers $providers --mode offline \
-        --out "$out" > "$out.log" 2>&1
+      $T bench --shapes "$OUT/$shape.json" --db "$db" --providers $providers --mode offline --out "$out" > "$out.log" 2>&1
       printf '%s\t%s\t%s\t%s\t%s\n' "$round" "$shape" "$run" "$start" "$(date +%s%3N)" >> "$OUT/windows.tsv"
       gpu_us "$out" | while read -r provider us; do
         printf '%s\t%s\t%s\t%s\t%s\n' "$round" "$shape" "$run" "$provider" "$us" >> "$OUT/own-clock.tsv"
