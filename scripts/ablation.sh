@@ -50,19 +50,7 @@ for row in ${ROWS//,/ }; do
     model | race | random) args=(--strategy "$row") ;;
     seeded)
       if [ -z "${SEED_DB:-}" ]; then echo "seeded: left out (no SEED_DB)"; continue; fi
-      cp "$SEED_DB" "$OUT/seeded.sqlite"
-      # The shapes being tuned leave the seeds (their own winners would be their answers).
-      python3 - "$OUT/seeded.sqlite" "$SHAPES" <<'PY' || continue
-import json, sqlite3, sys
-try:
-    shapes = [(s["m"], s["n"], s["k"]) if isinstance(s, dict) else tuple(s[:3]) for s in json.load(open(sys.argv[2]))]
-    with sqlite3.connect(sys.argv[1]) as db:
-        for table in ("winners", "trials"):
-            db.executemany(f"DELETE FROM {table} WHERE m = ? AND n = ? AND k = ?", shapes)
-except (OSError, ValueError, KeyError, TypeError, sqlite3.Error) as e:
-    sys.exit(f"seeded: left out: cannot drop {sys.argv[2]}'s shapes from the copy of SEED_DB ({e}); "
-             "give a shapes file and a tuning database")
-PY
+      python3 scripts/seed_db_copy.py "$SEED_DB" "$SHAPES" "$OUT/seeded.sqlite" || { echo "seeded: left out"; continue; }
       args=(--strategy seeded) ;;
     fixed-tile) args=(--family sm90 --pin "$FIXED_TILE") ;;
     no-split-k)

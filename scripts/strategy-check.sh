@@ -12,11 +12,17 @@
 # Writes $OUT/reference.sqlite, strategy.sqlite, their logs, head-to-head/ (bench of the two winners
 # of each shape, interleaved) and comparison.md. REF_DB: the reference of an earlier run on this GPU
 # (its reference.sqlite, REF_ARGS as then), copied in place of tuning it again, so that several
-# strategies are set against one reference.
+# strategies are set against one reference. SEED_DB: a database of other shapes tuned on this GPU
+# that the strategy's database starts from (scripts/seed_db_copy.py drops SHAPES from the copy), for
+# --strategy seeded.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 if [ -n "${REF_DB:-}" ] && [ ! -f "$REF_DB" ]; then
   echo "REF_DB=$REF_DB: no such file; give an earlier run's reference.sqlite, or leave REF_DB out" >&2
+  exit 2
+fi
+if [ -n "${SEED_DB:-}" ] && [ ! -f "$SEED_DB" ]; then
+  echo "SEED_DB=$SEED_DB: no such file; give a database tuned on this GPU, or leave SEED_DB out" >&2
   exit 2
 fi
 source scripts/carry-env.sh
@@ -31,9 +37,11 @@ else
   "$T" tune --shapes "$SHAPES" --db "$OUT/reference.sqlite" $REF_ARGS > "$OUT/reference.log" 2>&1
   echo "reference ($REF_ARGS): $(tail -2 "$OUT/reference.log")"
 fi
+rm -f "$OUT/strategy.sqlite"*
+if [ -n "${SEED_DB:-}" ]; then python3 scripts/seed_db_copy.py "$SEED_DB" "$SHAPES" "$OUT/strategy.sqlite" || exit 2; fi
 # shellcheck disable=SC2086
 "$T" tune --shapes "$SHAPES" --db "$OUT/strategy.sqlite" $STRATEGY_ARGS > "$OUT/strategy.log" 2>&1
-echo "strategy (${STRATEGY_ARGS:-defaults}): $(tail -2 "$OUT/strategy.log")"
+echo "strategy (${STRATEGY_ARGS:-defaults}${SEED_DB:+, seeded from $SEED_DB}): $(tail -2 "$OUT/strategy.log")"
 # Both winners of each shape head to head in one process: ours from the strategy's database, the
 # runtime dispatching the reference's (where it runs the reference's own kernel, not the library).
 # Winners of a family from a space file need that file again: each --space-file of either side, once.
@@ -49,7 +57,7 @@ echo "head to head: $(tail -1 "$OUT/head-to-head.log")"
 head_to_head=()
 [ -f "$OUT/head-to-head/bench.csv" ] && head_to_head=("$OUT/head-to-head/bench.csv")
 {
-  echo "# Strategy check: ${STRATEGY_ARGS:-the default options} against a reference of $REF_ARGS"
+  echo "# Strategy check: ${STRATEGY_ARGS:-the default options}${SEED_DB:+ (its database starting from $SEED_DB without these shapes)} against a reference of $REF_ARGS"
   echo "($SHAPES, $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1), $("$T" --version))"
   echo
   python3 scripts/strategy_compare.py "$OUT/reference.sqlite" "$OUT/strategy.sqlite" "${head_to_head[@]}"
