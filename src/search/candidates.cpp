@@ -307,6 +307,12 @@ std::vector<Candidate> enumerate_family(const FamilySpec& family, const Problem&
   return out;
 }
 
+KernelConfig with_absent_params(const FamilySpec& family, KernelConfig config) {
+  if (config.family != family.name) return config;
+  for (const auto& [name, value] : family.absent) config.params.emplace(name, value);
+  return config;
+}
+
 bool family_applies(const FamilySpec& family, const Problem& problem, const DeviceLimits& device) {
   if (!family.supports_cc(device.cc)) return false;
   const EnumerationPlan plan = make_plan(family);
@@ -333,8 +339,14 @@ std::vector<Candidate> plan_candidates(const std::vector<const FamilySpec*>& fam
   // Seeds that are valid here take their slots first, in the order given; with no cap they are
   // planned anyway.
   std::map<std::string, std::size_t> seed_rank;
+  // A seed from an older database may lack parameters added since: completed, it matches the
+  // variant it was (without this, no winner tuned before sm90 had PDL seeded anything).
   if (max_candidates != 0)
-    for (std::size_t i = 0; i < seeds.size(); ++i) seed_rank.emplace(seeds[i].to_json(), i);
+    for (std::size_t i = 0; i < seeds.size(); ++i) {
+      KernelConfig seed = seeds[i];
+      for (const FamilySpec* family : families) seed = with_absent_params(*family, std::move(seed));
+      seed_rank.emplace(seed.to_json(), i);
+    }
   std::vector<std::pair<std::size_t, Candidate>> seeded;
   // Each family's cheapest candidates of distinct diversity keys are guaranteed a place: a quarter
   // of the list per family when two share it (at least two). By cost alone one family could take

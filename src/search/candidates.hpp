@@ -80,7 +80,8 @@ enum class PlanOrder { Model, Random };
 // UserError when no family has a valid config, naming the constraint that removed the most.
 // Configs in `excluded` (KernelConfig::to_json texts: variants known not to compile clean) are left
 // out before the cut, so the slots they would take go to the next candidates. Those of `seeds` that
-// are valid for the problem take the first slots, in the order given (search/seeds.hpp). Under
+// are valid for the problem take the first slots, in the order given (search/seeds.hpp), each
+// matched as with_absent_params completes it. Under
 // PlanOrder::Random, "cheapest" reads "first in the drawn order" throughout. Beyond the cut, a
 // family with a twin (FamilySpec::twin) adds the twins of its first candidates, each right after
 // its original, so that timing decides what the model cannot.
@@ -90,6 +91,11 @@ std::vector<Candidate> plan_candidates(const std::vector<const FamilySpec*>& fam
                                        const std::set<std::string>& excluded = {},
                                        const std::vector<KernelConfig>& seeds = {},
                                        PlanOrder order = PlanOrder::Model);
+
+// `config` as its family plans it now: each parameter the family has added since an older version
+// tuned it (a winner read back from an older database) filled in at the family's `absent` value,
+// what its absence meant then (sm90's PDL = 0). A config of another family comes back unchanged.
+KernelConfig with_absent_params(const FamilySpec& family, KernelConfig config);
 
 // Whether some variant of `family` is valid for `problem` on `device`: the enumeration stops at
 // the first, so a shape that has one costs a small part of planning it.
