@@ -23,6 +23,7 @@ import time
 import torch
 
 import cl2tune
+from smi_samples import smi_samples
 
 PHASES_PER_VARIANT = 2
 
@@ -45,18 +46,6 @@ def timed_phase(fn, copies):
     stop.record()
     torch.cuda.synchronize()
     return start.elapsed_time(stop) * 1000.0 / calls, began, datetime.datetime.now()
-
-
-def board_samples(path):
-    samples = []
-    for line in open(path):
-        fields = [f.strip() for f in line.split(",")]
-        try:
-            when = datetime.datetime.strptime(fields[0], "%Y/%m/%d %H:%M:%S.%f")
-            samples.append((when, float(fields[1]), float(fields[2])))
-        except (ValueError, IndexError):
-            continue  # a line nvidia-smi cut short when stopped
-    return samples
 
 
 def main():
@@ -85,7 +74,7 @@ def main():
             phases.append((label,) + timed_phase(calls[label], copies))
     smi.terminate()
     smi.wait()
-    samples = board_samples(out + ".smi")
+    samples = smi_samples(out + ".smi")
     print(f"{'shape':>16} {'call':>10} {'us':>7} {'W':>6} {'MHz':>6} {'mJ/call':>8}", file=log)
     for label, us, began, ended in phases:
         inside = [s for s in samples if began <= s[0] <= ended]

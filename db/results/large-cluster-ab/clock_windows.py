@@ -11,22 +11,20 @@ the highest power. Prints a Markdown table.
 """
 import csv
 import datetime
+import pathlib
 import statistics
 import sys
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[3] / "scripts"))
+from smi_samples import smi_samples  # noqa: E402
 
 BUSY_W = 300.0  # above this the GPU is computing; idle and launch overhead read 70-240 W
 
 
 def samples(path):
-    out = []
-    for row in csv.reader(open(path)):
-        try:
-            stamp = datetime.datetime.strptime(row[0].strip(), "%Y/%m/%d %H:%M:%S.%f")
-            ms = stamp.replace(tzinfo=datetime.timezone.utc).timestamp() * 1000
-            out.append((ms, float(row[1].split()[0]), float(row[2].split()[0])))
-        except (ValueError, IndexError):
-            continue  # a header or a line nvidia-smi cut short
-    return out
+    """(ms since the epoch, SM MHz, W) of own-clock.sh's log (local time, which is UTC there)."""
+    return [(when.replace(tzinfo=datetime.timezone.utc).timestamp() * 1000, mhz, watts)
+            for when, mhz, watts in smi_samples(path)]
 
 
 def median_or_dash(values):
