@@ -74,7 +74,7 @@ def main():
             phases.append((label,) + timed_phase(calls[label], copies))
     smi.terminate()
     smi.wait()
-    samples = smi_samples(out + ".smi")
+    samples = smi_samples(out + ".smi", 2)
     print(f"{'shape':>16} {'call':>10} {'us':>7} {'W':>6} {'MHz':>6} {'mJ/call':>8}", file=log)
     for label, us, began, ended in phases:
         inside = [s for s in samples if began <= s[0] <= ended]

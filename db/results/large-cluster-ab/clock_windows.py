@@ -24,7 +24,7 @@ BUSY_W = 300.0  # above this the GPU is computing; idle and launch overhead read
 def samples(path):
     """(ms since the epoch, SM MHz, W) of own-clock.sh's log (local time, which is UTC there)."""
     return [(when.replace(tzinfo=datetime.timezone.utc).timestamp() * 1000, mhz, watts)
-            for when, mhz, watts in smi_samples(path)]
+            for when, mhz, watts in smi_samples(path, 2)]
 
 
 def median_or_dash(values):
