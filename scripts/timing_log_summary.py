@@ -43,17 +43,19 @@ def estimated_rounds(m, max_error, on_ratios):
 
 
 def read_log(path):
-    """The measurements by rule name, and the trials' steps."""
-    groups, trials = defaultdict(list), []
+    """The measurements by rule name, and the trials' steps by the rule they were timed by."""
+    groups, trials, last_rule = defaultdict(list), defaultdict(list), "none"
     try:
         with open(path) as f:
             for number, line in enumerate(f, 1):
                 if line.strip():
                     m = json.loads(line)
                     if "trial_steps" in m:
-                        trials.append(m["trial_steps"])
+                        # A trial's steps follow its measurement's line: the rule it was timed by.
+                        trials[last_rule].append(m["trial_steps"])
                     else:
-                        groups[rule_name(m["rule"])].append(m)
+                        last_rule = rule_name(m["rule"])
+                        groups[last_rule].append(m)
     except OSError as e:
         sys.exit("%s: %s; give the file CL2_TIMING_LOG named" % (path, e.strerror))
     except (ValueError, KeyError) as e:
@@ -66,12 +68,14 @@ def read_log(path):
 def print_trial_steps(trials):
     steps = ["prepare_s", "verify_s", "measure_s", "verify_again_s", "trace_s"]
     print()
-    print("Trials' steps in the worker (%d trials; ms per trial, mean; s in all):" % len(trials))
+    print("Trials' steps in the worker, by the rule each was timed by (ms per trial, mean; s in all):")
     print()
-    print("| " + " | ".join(step[:-2].replace("_", " ") for step in steps) + " |")
-    print("|" + " ---: |" * len(steps))
-    print("| " + " | ".join("%.2f ms; %.1f s" % (1e3 * sum(t[step] for t in trials) / len(trials),
-                                                  sum(t[step] for t in trials)) for step in steps) + " |")
+    print("| rule | trials | " + " | ".join(step[:-2].replace("_", " ") for step in steps) + " | sum |")
+    print("| :--- | ---: |" + " ---: |" * (len(steps) + 1))
+    for name, ts in sorted(trials.items()):
+        totals = [sum(t[step] for t in ts) for step in steps]
+        cells = ["%.2f ms; %.1f s" % (1e3 * total / len(ts), total) for total in totals + [sum(totals)]]
+        print("| %s | %d | %s |" % (name, len(ts), " | ".join(cells)))
 
 
 def main(path):

@@ -89,17 +89,21 @@ TEST(GpuTune, Sm90RefusesUnalignedNnWithAClearError) {
   EXPECT_NE(r.err.find("N % 8"), std::string::npos) << r.err;
 }
 
+// Side by side, the fault takes the worker with both candidates; each is tried again alone.
 TEST(GpuTune, OutOfBoundsVariantIsRecordedAsFailedAndTheRunFinishes) {
   CL2_REQUIRE_GPU();
-  ScratchDir dir;
-  const auto db = tune_test_family(dir, "naive_fault");
-  const auto device = db->devices().front().first;
-  const auto trials = db->trials(device, kTestFamilyProblem);
-  ASSERT_EQ(trials.size(), 2u);
-  int faults = 0;
-  for (const auto& t : trials) faults += t.status == TrialStatus::Fault;
-  EXPECT_EQ(faults, 1);
-  EXPECT_TRUE(db->winner(device, kTestFamilyProblem).has_value());
+  for (const std::string side_by_side : {"1", "2"}) {
+    SCOPED_TRACE("--side-by-side " + side_by_side);
+    ScratchDir dir;
+    const auto db = tune_test_family(dir, "naive_fault", " --side-by-side " + side_by_side);
+    const auto device = db->devices().front().first;
+    const auto trials = db->trials(device, kTestFamilyProblem);
+    ASSERT_EQ(trials.size(), 2u);
+    int faults = 0;
+    for (const auto& t : trials) faults += t.status == TrialStatus::Fault;
+    EXPECT_EQ(faults, 1);
+    EXPECT_TRUE(db->winner(device, kTestFamilyProblem).has_value());
+  }
 }
 
 namespace {
@@ -231,24 +235,34 @@ TEST(GpuTune, Sm90VariantKindsVerifyOnEdgeShapes) {
   }
 }
 
+// Side by side too: each candidate's output is compared with its own first one (by hash), not
+// with whichever candidate ran last.
 TEST(GpuTune, ResultsThatDifferBetweenLaunchesNeverWin) {
   CL2_REQUIRE_GPU();
-  ScratchDir dir;
-  const auto db = tune_test_family(dir, "naive_nondeterministic");
-  const auto device = db->devices().front().first;
-  int flagged = 0;
-  for (const auto& t : db->trials(device, kTestFamilyProblem)) {
-    const auto kernel = db->kernel(t.kernel_id);
-    ASSERT_TRUE(kernel.has_value());
-    if (kernel->config_json.find("\"FAULT\":3") == std::string::npos) continue;
-    EXPECT_EQ(t.status, TrialStatus::VerifyFailed);
-    EXPECT_NE(t.reason.find("not deterministic"), std::string::npos) << t.reason;
-    ++flagged;
+  for (const std::string side_by_side : {"1", "4"}) {
+    SCOPED_TRACE("--side-by-side " + side_by_side);
+    ScratchDir dir;
+    const auto db = tune_test_family(dir, "naive_nondeterministic", " --side-by-side " + side_by_side);
+    const auto device = db->devices().front().first;
+    int flagged = 0, timed = 0;
+    for (const auto& t : db->trials(device, kTestFamilyProblem)) {
+      const auto kernel = db->kernel(t.kernel_id);
+      ASSERT_TRUE(kernel.has_value());
+      if (kernel->config_json.find("\"FAULT\":3") == std::string::npos) {
+        EXPECT_EQ(t.status, TrialStatus::Ok) << t.reason;
+        timed += t.status == TrialStatus::Ok;
+        continue;
+      }
+      EXPECT_EQ(t.status, TrialStatus::VerifyFailed);
+      EXPECT_NE(t.reason.find("not deterministic"), std::string::npos) << t.reason;
+      ++flagged;
+    }
+    EXPECT_EQ(flagged, 1);
+    EXPECT_GE(timed, 1);
+    const auto winner = db->winner(device, kTestFamilyProblem);
+    ASSERT_TRUE(winner.has_value());
+    EXPECT_EQ(db->kernel(winner->kernel_id)->config_json.find("\"FAULT\":3"), std::string::npos);
   }
-  EXPECT_EQ(flagged, 1);
-  const auto winner = db->winner(device, kTestFamilyProblem);
-  ASSERT_TRUE(winner.has_value());
-  EXPECT_EQ(db->kernel(winner->kernel_id)->config_json.find("\"FAULT\":3"), std::string::npos);
 }
 
 // Both cuBLASLt baselines record the algorithm cuBLASLt ran, and the best-kernel row carries them.

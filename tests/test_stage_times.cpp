@@ -12,11 +12,13 @@ TEST(StageTimes, RequestsLandInTheirStages) {
   EXPECT_EQ(stage_of(HelloRequest{}), RunStage::Setup);
   EXPECT_EQ(stage_of(BaselinesRequest{}), RunStage::Libraries);
   EXPECT_EQ(stage_of(FinalRequest{}), RunStage::Final);
-  TrialRequest trial;
-  trial.kernel.stop = screening_stop_rule();
+  TrialRequest trial{std::vector<KernelRun>(3)};
+  for (auto& run : trial.kernels) run.stop = screening_stop_rule();
   EXPECT_EQ(stage_of(trial), RunStage::Screening);
-  trial.kernel.stop = race_stop_rule();
+  for (auto& run : trial.kernels) run.stop = race_stop_rule();
   EXPECT_EQ(stage_of(trial), RunStage::Racing);
+  EXPECT_EQ(units_of(trial), 3u);  // three candidates timed side by side count as three
+  EXPECT_EQ(units_of(FinalRequest{}), 1u);
 }
 
 TEST(StageTimes, SummaryGivesSharesPerCandidateCostsAndTheRest) {

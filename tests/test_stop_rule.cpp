@@ -96,6 +96,47 @@ Outcome run_shared_noise_rounds(const StopRule& rule) {
   return out;
 }
 
+// A library call (first) with two candidates beside it, all swinging 3% together from round to
+// round; the quiet candidate's ratio to the library spreads 0.2%, the noisy one's 3%. Rounds
+// replay the calls calls_still_timed names; returns each call's samples at the end.
+std::vector<std::size_t> samples_beside_first(const StopRule& rule) {
+  std::mt19937 rng(5);
+  std::normal_distribution<double> shared(1.0, 0.03), quiet(0.0, 0.002), noisy(0.0, 0.03);
+  const std::vector<double> base = {100.0, 90.0, 120.0};
+  std::vector<std::vector<double>> samples(3);
+  std::vector<double> seconds(3, 0.0);
+  std::vector<bool> timed(3, true);
+  for (StopReason reason = StopReason::GoOn; reason == StopReason::GoOn;) {
+    const double swing = shared(rng);
+    const std::vector<double> own = {quiet(rng), quiet(rng), noisy(rng)};
+    std::vector<TimingStats> stats;
+    for (std::size_t i = 0; i < 3; ++i) {
+      if (timed[i]) {
+        samples[i].push_back(base[i] * swing * (1 + own[i]));
+        seconds[i] += 200e-6;
+      }
+      stats.push_back(summarize(samples[i], 1));
+    }
+    const auto ratios = ratios_to_first(samples);
+    reason = stop_reason(rule, stats, seconds, 0, ratios);
+    timed = calls_still_timed(rule, stats, seconds, ratios);
+  }
+  return {samples[0].size(), samples[1].size(), samples[2].size()};
+}
+
+TEST(StopRule, ACandidateWhoseRatioSettledIsNoLongerTimedWhileTheFirstGoesOn) {
+  const auto counts = samples_beside_first(screening_stop_rule());
+  EXPECT_LE(counts[1], 12u) << "the quiet candidate stops once its ratio is known";
+  EXPECT_EQ(counts[2], std::size_t(screening_stop_rule().max_samples)) << "the noisy one runs to the cap";
+  EXPECT_EQ(counts[0], counts[2]) << "the library call is timed as long as any candidate";
+  StopRule all_along = screening_stop_rule();
+  all_along.settled_calls_stop = false;
+  const auto together = samples_beside_first(all_along);
+  EXPECT_EQ(together[1], together[2]) << "without it every call is timed in every round";
+  EXPECT_TRUE(race_stop_rule().settled_calls_stop);
+  EXPECT_FALSE(final_round_stop_rule().settled_calls_stop);  // finalists are settled together
+}
+
 TEST(StopRule, RatiosToFirstDivideRoundByRound) {
   const auto ratios = ratios_to_first({{100, 200, 50}, {110, 220, 55}, {50, 100, 25}});
   ASSERT_EQ(ratios.size(), 3u);

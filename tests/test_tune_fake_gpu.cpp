@@ -42,20 +42,25 @@ const Problem kSmall{{64, 64, 64}, Layout::TN, Accum::F32};
 
 }  // namespace
 
+// Side by side, the crash takes the worker with both candidates of its request: each is tried
+// again alone, so the crash is recorded against the one that caused it.
 TEST(TuneFakeGpu, CrashingVariantIsRecordedAndTheRunFinishes) {
-  ScratchDir dir;
-  const auto r = run_tool(tune_args(dir, "[[64, 64, 64]]", "naive_fault"), dir);
-  ASSERT_EQ(r.status, 0) << r.err;
-  const auto trials = all_trials(dir.file("t.sqlite"), kSmall);
-  ASSERT_EQ(trials.size(), 2u);
-  EXPECT_EQ(count_status(trials, TrialStatus::Fault), 1);
-  EXPECT_EQ(count_status(trials, TrialStatus::Ok), 1);
-  for (const auto& t : trials)
-    if (t.status == TrialStatus::Fault) {
-      EXPECT_NE(t.reason.find("illegal memory access"), std::string::npos) << t.reason;
-    }
-  auto db = TuningDb::open(dir.file("t.sqlite"), DbMode::ReadOnly);
-  EXPECT_TRUE(db->winner(db->devices().front().first, kSmall).has_value());
+  for (const std::string side_by_side : {"1", "2"}) {
+    SCOPED_TRACE("--side-by-side " + side_by_side);
+    ScratchDir dir;
+    const auto r = run_tool(tune_args(dir, "[[64, 64, 64]]", "naive_fault") + " --side-by-side " + side_by_side, dir);
+    ASSERT_EQ(r.status, 0) << r.err;
+    const auto trials = all_trials(dir.file("t.sqlite"), kSmall);
+    ASSERT_EQ(trials.size(), 2u);
+    EXPECT_EQ(count_status(trials, TrialStatus::Fault), 1);
+    EXPECT_EQ(count_status(trials, TrialStatus::Ok), 1);
+    for (const auto& t : trials)
+      if (t.status == TrialStatus::Fault) {
+        EXPECT_NE(t.reason.find("illegal memory access"), std::string::npos) << t.reason;
+      }
+    auto db = TuningDb::open(dir.file("t.sqlite"), DbMode::ReadOnly);
+    EXPECT_TRUE(db->winner(db->devices().front().first, kSmall).has_value());
+  }
 }
 
 TEST(TuneFakeGpu, HungVariantIsKilledByTheWatchdog) {
@@ -220,42 +225,45 @@ TEST(TuneFakeGpu, FinalistsSettleCloseScreeningTimesSideBySide) {
 // naive_race's model ranks its 8 variants slowest first, and its 27.0 us variant races at 18.9.
 // With 2 slots the model strategy times the two slowest; a race times all 8 briefly, screens the
 // 2 that raced best (the lucky one among them, which screening unmasks) and finds the fastest.
+// Side by side (three candidates a request) the same candidates are raced and screened.
 TEST(TuneFakeGpu, RaceTimesManyBrieflyAndScreensOnlyItsLeaders) {
   const std::map<std::string, double> winner_us = {{"model", 26.0}, {"race", 20.0}};
-  for (const auto& [strategy, expected_us] : winner_us) {
-    SCOPED_TRACE(strategy);
-    ScratchDir dir;
-    const auto r = run_tool("tune --fake-gpu --shapes " + dir.write("shapes.json", "[[64, 64, 64]]") + " --db " +
-                                dir.file("t.sqlite") + test_family_args("naive_race") +
-                                " --max-candidates 2 --strategy " + strategy,
-                            dir, "CL2_FAKE_TRIAL_LOG=" + dir.file("trials.log"));
-    ASSERT_EQ(r.status, 0) << r.err;
-    const std::string log = read_all(dir.file("trials.log"));
-    const auto requests = [&](const std::string& rule) {
-      std::size_t n = 0;
-      for (std::size_t at = log.find(rule); at != std::string::npos; at = log.find(rule, at + 1)) ++n;
-      return n;
-    };
-    const std::string raced = " max_samples=" + std::to_string(race_stop_rule().max_samples) + "\n";
-    const std::string screened = " max_samples=" + std::to_string(screening_stop_rule().max_samples) + "\n";
-    const auto trials = all_trials(dir.file("t.sqlite"), kSmall);
-    auto db = TuningDb::open(dir.file("t.sqlite"), DbMode::ReadOnly);
-    const auto winner = db->winner(db->devices().front().first, kSmall);
-    ASSERT_TRUE(winner.has_value());
-    EXPECT_DOUBLE_EQ(winner->time_us, expected_us);
-    if (strategy == "model") {
-      EXPECT_EQ(trials.size(), 2u);
-      EXPECT_EQ(requests(raced), 0u);
+  for (const std::string side_by_side : {"1", "3"}) {
+    for (const auto& [strategy, expected_us] : winner_us) {
+      SCOPED_TRACE(strategy + ", --side-by-side " + side_by_side);
+      ScratchDir dir;
+      const auto r = run_tool("tune --fake-gpu --shapes " + dir.write("shapes.json", "[[64, 64, 64]]") + " --db " +
+                                  dir.file("t.sqlite") + test_family_args("naive_race") +
+                                  " --max-candidates 2 --strategy " + strategy + " --side-by-side " + side_by_side,
+                              dir, "CL2_FAKE_TRIAL_LOG=" + dir.file("trials.log"));
+      ASSERT_EQ(r.status, 0) << r.err;
+      const std::string log = read_all(dir.file("trials.log"));
+      const auto requests = [&](const std::string& rule) {
+        std::size_t n = 0;
+        for (std::size_t at = log.find(rule); at != std::string::npos; at = log.find(rule, at + 1)) ++n;
+        return n;
+      };
+      const std::string raced = " max_samples=" + std::to_string(race_stop_rule().max_samples) + "\n";
+      const std::string screened = " max_samples=" + std::to_string(screening_stop_rule().max_samples) + "\n";
+      const auto trials = all_trials(dir.file("t.sqlite"), kSmall);
+      auto db = TuningDb::open(dir.file("t.sqlite"), DbMode::ReadOnly);
+      const auto winner = db->winner(db->devices().front().first, kSmall);
+      ASSERT_TRUE(winner.has_value());
+      EXPECT_DOUBLE_EQ(winner->time_us, expected_us);
+      if (strategy == "model") {
+        EXPECT_EQ(trials.size(), 2u);
+        EXPECT_EQ(requests(raced), 0u);
+        EXPECT_EQ(requests(screened), 2u);
+        continue;
+      }
+      EXPECT_EQ(trials.size(), 8u) << "one row per candidate, the screened ones updated in place";
+      EXPECT_EQ(requests(raced), 8u);
       EXPECT_EQ(requests(screened), 2u);
-      continue;
-    }
-    EXPECT_EQ(trials.size(), 8u) << "one row per candidate, the screened ones updated in place";
-    EXPECT_EQ(requests(raced), 8u);
-    EXPECT_EQ(requests(screened), 2u);
-    for (const auto& t : trials) {
-      const std::string config = db->kernel(t.kernel_id)->config_json;
-      if (config.find("\"FAULT\":7") != std::string::npos) {
-        EXPECT_DOUBLE_EQ(t.time_us, 27.0) << "the lucky racer keeps its screening time";
+      for (const auto& t : trials) {
+        const std::string config = db->kernel(t.kernel_id)->config_json;
+        if (config.find("\"FAULT\":7") != std::string::npos) {
+          EXPECT_DOUBLE_EQ(t.time_us, 27.0) << "the lucky racer keeps its screening time";
+        }
       }
     }
   }

@@ -62,7 +62,8 @@ TEST(WorkerProtocol, EveryRequestRoundTrips) {
       ProblemRequest{{{3000, 4096, 77}, Layout::NN, Accum::F16, L2Policy::Rotate}},
       ProblemRequest{{{1, 4096, 4096}, Layout::TN, Accum::F32, L2Policy::Flush}},
       BaselinesRequest{12, rule(5), rule(15)},
-      TrialRequest{kernel_run()},
+      TrialRequest{{kernel_run()}},
+      TrialRequest{{kernel_run(), second_kernel_run()}},
       FinalRequest{{kernel_run()}},
       FinalRequest{{kernel_run(), second_kernel_run()}},
       ProfileRequest{kernel_run(), LtAlgoConfig{66, "64x32", "64xAUTO", 1, "none", 0, 3, "1x2x1"}, 12},
@@ -77,7 +78,7 @@ TEST(WorkerProtocol, EveryRequestRoundTrips) {
 
 TEST(WorkerProtocol, RequestsSayTheirOp) {
   EXPECT_EQ(to_json(HelloRequest{}).at("op"), "hello");
-  EXPECT_EQ(to_json(TrialRequest{kernel_run()}).at("op"), "trial");
+  EXPECT_EQ(to_json(TrialRequest{{kernel_run()}}).at("op"), "trial");
   EXPECT_EQ(to_json(QuitRequest{}).at("op"), "quit");
   EXPECT_THROW(worker_request_from_json(json{{"op", "launch"}}), std::runtime_error);
   EXPECT_THROW(worker_request_from_json(json{{"op", "problem"}}), json::exception);
@@ -168,19 +169,20 @@ TEST(WorkerProtocol, BaselineTracesTravelTracedAbsentOrNot) {
   EXPECT_EQ(baselines_reply_from_json(wire).baselines[0].trace, std::nullopt);
 }
 
-TEST(WorkerProtocol, TrialRepliesRoundTripInEveryStatus) {
+TEST(WorkerProtocol, TrialRepliesRoundTripInEveryStatusInTheirOrder) {
   const TrialReply ok{TrialStatus::Ok, "", 0.004, 0.0125, stats(20), stats(22), traced_call(true)};
   const TrialReply untraced{TrialStatus::Ok, "", 0.004, 0.0125, stats(20), stats(22), absent_trace("no CUPTI")};
   const TrialReply wrong{TrialStatus::VerifyFailed, "max_diff 3 above tolerance 0.01 on input set 2", 3.0, 0.01};
   const TrialReply failed{TrialStatus::LaunchFailed, "too many resources requested for launch"};
-  EXPECT_EQ(trial_reply_from_json(over_the_wire(to_json(ok))), ok);
-  EXPECT_EQ(trial_reply_from_json(over_the_wire(to_json(untraced))), untraced);
-  EXPECT_EQ(trial_reply_from_json(over_the_wire(to_json(wrong))), wrong);
-  const TrialReply back = trial_reply_from_json(over_the_wire(to_json(failed)));
-  EXPECT_EQ(back.status, TrialStatus::LaunchFailed);
-  EXPECT_EQ(back.reason, failed.reason);
-  EXPECT_TRUE(std::isnan(back.max_diff));
-  EXPECT_TRUE(std::isnan(back.tolerance));
+  const TrialsReply back = trials_reply_from_json(over_the_wire(to_json(TrialsReply{{ok, untraced, wrong, failed}})));
+  ASSERT_EQ(back.trials.size(), 4u);
+  EXPECT_EQ(back.trials[0], ok);
+  EXPECT_EQ(back.trials[1], untraced);
+  EXPECT_EQ(back.trials[2], wrong);
+  EXPECT_EQ(back.trials[3].status, TrialStatus::LaunchFailed);
+  EXPECT_EQ(back.trials[3].reason, failed.reason);
+  EXPECT_TRUE(std::isnan(back.trials[3].max_diff));
+  EXPECT_TRUE(std::isnan(back.trials[3].tolerance));
 }
 
 TEST(WorkerProtocol, FinalReplyRoundTripsFinalistsInOrderAndLibrariesByName) {

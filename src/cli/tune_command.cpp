@@ -115,6 +115,12 @@ CommandRunner add_tune_command(CLI::App& app) {
                    "fastest there wins (1 = the best screening time wins)")
       ->capture_default_str()
       ->check(CLI::Range(1, 64));
+  tune->add_option("--side-by-side", options->side_by_side,
+                   "Candidates raced or screened in one measurement: each verified alone, then all timed in "
+                   "shuffled rounds beside one call of the library, each until its ratio to that call is "
+                   "known (1 = one candidate at a time, each beside its own library call)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 64));
   tune->add_option("--seeds", options->seeds,
                    "Of each shape's candidates, this many are the winners the database holds for the "
                    "nearest tuned shapes of the same GPU, layout and accumulator (distance in log M, N, K), "

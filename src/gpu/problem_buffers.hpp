@@ -36,7 +36,6 @@ struct ProblemBuffers {
   Problem problem;
   std::array<InputSet, 2> sets;
   DeviceBuffer c;       // fp16 M x N, ldc = N
-  DeviceBuffer c_kept;  // a copy of an earlier output, for the run-to-run comparison
   std::vector<OperandCopy> rotation;  // empty unless the problem's L2 policy is rotate
 
   long long lda() const { return problem.shape.k; }

@@ -54,12 +54,14 @@ double median_error(const TimingStats& stats) {
 // 0.2%); the same log puts the rule to 0.5% at 211 s (db/results/h200-search-time/h100-grid1000/).
 StopRule race_stop_rule() {
   return {.min_samples = 3, .max_samples = 8, .max_error = 0.01, .min_seconds = 0.0005,
-          .max_seconds = 0.05, .replay_target_us = 100, .settle_on_ratios = true};
+          .max_seconds = 0.05, .replay_target_us = 100, .settle_on_ratios = true,
+          .settled_calls_stop = true};
 }
 
 StopRule screening_stop_rule() {
   return {.min_samples = 5, .max_samples = 60, .max_error = 0.004, .min_seconds = 0.002,
-          .max_seconds = 0.25, .replay_target_us = 200, .settle_on_ratios = true};
+          .max_seconds = 0.25, .replay_target_us = 200, .settle_on_ratios = true,
+          .settled_calls_stop = true};
 }
 
 StopRule final_stop_rule() {
@@ -89,7 +91,7 @@ nlohmann::json to_json(const StopRule& r) {
   return {{"min_samples", r.min_samples}, {"max_samples", r.max_samples},
           {"max_error", r.max_error},     {"min_seconds", r.min_seconds},
           {"max_seconds", r.max_seconds}, {"replay_target_us", r.replay_target_us},
-          {"settle_on_ratios", r.settle_on_ratios}};
+          {"settle_on_ratios", r.settle_on_ratios}, {"settled_calls_stop", r.settled_calls_stop}};
 }
 
 StopRule stop_rule_from_json(const nlohmann::json& j) {
@@ -101,7 +103,30 @@ StopRule stop_rule_from_json(const nlohmann::json& j) {
   r.max_seconds = j.value("max_seconds", r.max_seconds);
   r.replay_target_us = j.value("replay_target_us", r.replay_target_us);
   r.settle_on_ratios = j.value("settle_on_ratios", r.settle_on_ratios);
+  r.settled_calls_stop = j.value("settled_calls_stop", r.settled_calls_stop);
   return r;
+}
+
+bool call_settled(const StopRule& rule, const std::vector<TimingStats>& calls,
+                  const std::vector<double>& measured_seconds, const std::vector<TimingStats>& ratios,
+                  std::size_t i) {
+  const bool known = median_error(calls[i]) <= rule.max_error ||
+                     (rule.settle_on_ratios && i < ratios.size() && median_error(ratios[i]) <= rule.max_error);
+  return calls[i].samples >= rule.min_samples && measured_seconds[i] >= rule.min_seconds && known;
+}
+
+std::vector<bool> calls_still_timed(const StopRule& rule, const std::vector<TimingStats>& calls,
+                                    const std::vector<double>& measured_seconds,
+                                    const std::vector<TimingStats>& ratios) {
+  std::vector<bool> timed(calls.size(), true);
+  if (!rule.settled_calls_stop || calls.empty()) return timed;
+  bool others = false;
+  for (std::size_t i = 1; i < calls.size(); ++i) {
+    timed[i] = !call_settled(rule, calls, measured_seconds, ratios, i);
+    others = others || timed[i];
+  }
+  timed[0] = others || !call_settled(rule, calls, measured_seconds, ratios, 0);
+  return timed;
 }
 
 StopReason stop_reason(const StopRule& rule, const std::vector<TimingStats>& calls,
@@ -109,11 +134,8 @@ StopReason stop_reason(const StopRule& rule, const std::vector<TimingStats>& cal
                        const std::vector<TimingStats>& ratios) {
   bool settled = true, capped = false, enough = true;
   for (std::size_t i = 0; i < calls.size(); ++i) {
-    const bool sampled = calls[i].samples >= rule.min_samples;
-    const bool known = median_error(calls[i]) <= rule.max_error ||
-                       (rule.settle_on_ratios && i < ratios.size() && median_error(ratios[i]) <= rule.max_error);
-    enough = enough && sampled;
-    settled = settled && sampled && measured_seconds[i] >= rule.min_seconds && known;
+    enough = enough && calls[i].samples >= rule.min_samples;
+    settled = settled && call_settled(rule, calls, measured_seconds, ratios, i);
     capped = capped || calls[i].samples >= rule.max_samples;
   }
   if (settled) return StopReason::Settled;

@@ -2,6 +2,7 @@
 // When a measurement has enough samples: the summary of a call's samples, the rules that say when
 // to stop sampling, and the one decision both timers (IntervalTimer's graph replays, CallTimer's
 // single calls) take after each round. Plain arithmetic, no CUDA: tested on any machine.
+#include <cstddef>
 #include <vector>
 
 #include <nlohmann/json_fwd.hpp>
@@ -37,6 +38,10 @@ struct StopRule {
   // once the median of its round-by-round ratio to the first call is known to max_error: noise
   // the calls of a round share, such as the clock, cancels in the ratio.
   bool settle_on_ratios = false;
+  // With settle_on_ratios: a call after the first that has settled is not replayed again, while
+  // the first goes on as long as any other call does. Several candidates can then be timed beside
+  // one library call without the slowest to settle keeping the others in every round.
+  bool settled_calls_stop = false;
   bool operator==(const StopRule&) const = default;
 };
 
@@ -56,6 +61,19 @@ StopRule stop_rule_from_json(const nlohmann::json& j);
 std::vector<TimingStats> ratios_to_first(const std::vector<std::vector<double>>& samples);
 
 enum class StopReason { GoOn, Settled, Capped, OutOfTime };
+
+// Whether call `i` of a measurement has settled: min_samples, min_seconds and max_error (its own,
+// or with settle_on_ratios that of its entry in `ratios`, ratios_to_first of the samples).
+bool call_settled(const StopRule& rule, const std::vector<TimingStats>& calls,
+                  const std::vector<double>& measured_seconds, const std::vector<TimingStats>& ratios,
+                  std::size_t i);
+
+// Which calls the next round replays: all of them, or under settled_calls_stop each call after the
+// first until it has settled and the first while any other is replayed or it has not settled
+// itself. A call that has settled stays so (its samples and ratios no longer change).
+std::vector<bool> calls_still_timed(const StopRule& rule, const std::vector<TimingStats>& calls,
+                                    const std::vector<double>& measured_seconds,
+                                    const std::vector<TimingStats>& ratios);
 
 // After a round: `calls` summarizes each call's samples so far and `measured_seconds` the time
 // they add up to; `wall_seconds` is the measurement's time so far. Settled: every call has

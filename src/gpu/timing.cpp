@@ -38,8 +38,17 @@ double IntervalTimer::time_once(const TimedCall& call) {
   return 1000.0 * elapsed_ms(start, stop);
 }
 
-std::vector<TimingStats> IntervalTimer::interleaved(const std::vector<TimedCall>& calls,
-                                                    const StopRule& rule, L2Flusher* flusher) {
+// What the rounds of one measurement gave: each call's samples (per launch, microseconds), how
+// many launches each sample held, and the clock over the kept rounds.
+struct IntervalTimer::Rounds {
+  std::vector<std::vector<double>> samples;
+  std::vector<int> copies;
+  double clock_mhz = 0;
+  int throttled_rounds = 0;
+};
+
+IntervalTimer::Rounds IntervalTimer::run_rounds(const std::vector<TimedCall>& calls, const StopRule& rule,
+                                                L2Flusher* flusher) {
   const auto wall_start = std::chrono::steady_clock::now();
   // Warm up each call (module load, lazy library init, clocks) and size its graph: whole turns of
   // its rotation, so that every copy of the operands is read as often. A call whose graph was
@@ -79,6 +88,7 @@ std::vector<TimingStats> IntervalTimer::interleaved(const std::vector<TimedCall>
   std::vector<Event> starts(calls.size()), stops(calls.size());
   std::vector<std::vector<double>> samples(calls.size());
   std::vector<double> gpu_seconds(calls.size(), 0.0);
+  std::vector<bool> timed(calls.size(), true);  // replayed in the next round
   std::vector<std::size_t> order(calls.size());
   std::iota(order.begin(), order.end(), 0);
   std::vector<double> clocks_mhz;
@@ -90,6 +100,7 @@ std::vector<TimingStats> IntervalTimer::interleaved(const std::vector<TimedCall>
   for (;;) {
     std::shuffle(order.begin(), order.end(), order_rng_);
     for (std::size_t i : order) {
+      if (!timed[i]) continue;
       if (flusher) flusher->flush(stream_);  // before the start event: not part of the sample
       CL2_CUDA(cudaEventRecord(starts[i].get(), stream_));
       if (flusher) calls[i].launch(stream_);
@@ -108,28 +119,58 @@ std::vector<TimingStats> IntervalTimer::interleaved(const std::vector<TimedCall>
     }
     std::vector<TimingStats> so_far;
     for (std::size_t i = 0; i < calls.size(); ++i) {
-      const double us = 1000.0 * elapsed_ms(starts[i], stops[i]);
-      samples[i].push_back(us / copies[i]);
-      gpu_seconds[i] += us * 1e-6;
+      if (timed[i]) {
+        const double us = 1000.0 * elapsed_ms(starts[i], stops[i]);
+        samples[i].push_back(us / copies[i]);
+        gpu_seconds[i] += us * 1e-6;
+      }
       so_far.push_back(summarize(samples[i], copies[i]));
     }
-    reason = stop_reason(rule, so_far, gpu_seconds, wall_seconds(),
-                         rule.settle_on_ratios ? ratios_to_first(samples) : std::vector<TimingStats>{});
+    const std::vector<TimingStats> ratios = rule.settle_on_ratios ? ratios_to_first(samples) : std::vector<TimingStats>{};
+    reason = stop_reason(rule, so_far, gpu_seconds, wall_seconds(), ratios);
     if (reason != StopReason::GoOn) break;
+    timed = calls_still_timed(rule, so_far, gpu_seconds, ratios);
   }
   if (const std::string& log = timing_log_path(); !log.empty()) {
     MeasurementRecord record{{}, rule, reason, setup_seconds, wall_seconds(), copies, samples};
     for (const auto& call : calls) record.calls.push_back(call.name);
     append_measurement(log, record);
   }
-  const double clock_mhz = clocks_mhz.empty() ? 0.0 : summarize(clocks_mhz, 1).median_us;
+  return {std::move(samples), std::move(copies), clocks_mhz.empty() ? 0.0 : summarize(clocks_mhz, 1).median_us,
+          throttled_rounds};
+}
+
+std::vector<TimingStats> IntervalTimer::interleaved(const std::vector<TimedCall>& calls, const StopRule& rule,
+                                                    L2Flusher* flusher) {
+  const Rounds rounds = run_rounds(calls, rule, flusher);
   std::vector<TimingStats> stats;
   for (std::size_t i = 0; i < calls.size(); ++i) {
-    stats.push_back(summarize(samples[i], copies[i]));
-    stats.back().throttled_rounds = throttled_rounds;
-    stats.back().sm_clock_mhz = clock_mhz;
+    stats.push_back(summarize(rounds.samples[i], rounds.copies[i]));
+    stats.back().throttled_rounds = rounds.throttled_rounds;
+    stats.back().sm_clock_mhz = rounds.clock_mhz;
   }
   return stats;
+}
+
+std::vector<IntervalTimer::BesideFirst> IntervalTimer::beside_first(const std::vector<TimedCall>& calls,
+                                                                    const StopRule& rule, L2Flusher* flusher) {
+  const Rounds rounds = run_rounds(calls, rule, flusher);
+  const auto stats_of = [&](std::vector<double> samples, int copies) {
+    TimingStats stats = summarize(std::move(samples), copies);
+    stats.throttled_rounds = rounds.throttled_rounds;
+    stats.sm_clock_mhz = rounds.clock_mhz;
+    return stats;
+  };
+  std::vector<BesideFirst> out;
+  const std::vector<double>& first = rounds.samples.front();
+  for (std::size_t i = 1; i < calls.size(); ++i) {
+    // Calls drop out of the rounds, never join late: the first n of the first call's samples are
+    // the rounds this one ran.
+    const std::size_t n = std::min(first.size(), rounds.samples[i].size());
+    out.push_back({stats_of(rounds.samples[i], rounds.copies[i]),
+                   stats_of({first.begin(), first.begin() + std::ptrdiff_t(n)}, rounds.copies.front())});
+  }
+  return out;
 }
 
 }  // namespace cl2

@@ -70,7 +70,20 @@ class IntervalTimer {
   std::vector<TimingStats> interleaved(const std::vector<TimedCall>& calls, const StopRule& rule,
                                        L2Flusher* flusher = nullptr);
 
+  // The calls after the first, each timed beside the first (under a rule with settled_calls_stop,
+  // each until it settles): its stats, and the first call's over the rounds it ran, so that its
+  // ratio to the first is taken over the same rounds however long the others ran.
+  struct BesideFirst {
+    TimingStats call;
+    TimingStats first;
+  };
+  std::vector<BesideFirst> beside_first(const std::vector<TimedCall>& calls, const StopRule& rule,
+                                        L2Flusher* flusher = nullptr);
+
  private:
+  struct Rounds;
+  Rounds run_rounds(const std::vector<TimedCall>& calls, const StopRule& rule, L2Flusher* flusher);
+
   cudaStream_t stream_;
   const ClockSampler* clocks_;
   std::mt19937 order_rng_{12345};

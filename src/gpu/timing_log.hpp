@@ -23,8 +23,9 @@ struct MeasurementRecord {
 };
 
 // A trial's steps in the worker, each one's wall seconds: loading the module and setting up its
-// launch, verifying it, the measurement beside the library call (the measurement's own line has
-// its details), verifying again after it, and tracing its kernels (with --trace-kernels).
+// launch, verifying it, the measurement beside the library call (an equal share of it where
+// several candidates were timed in one; the measurement's own line, just before, has its details),
+// verifying again after it, and tracing its kernels (with --trace-kernels).
 struct TrialSteps {
   double prepare_seconds = 0, verify_seconds = 0, measure_seconds = 0, verify_again_seconds = 0,
          trace_seconds = 0;

@@ -33,7 +33,7 @@ unsigned blocks_for(long long count) {
 }  // namespace
 
 UtilityKernels::UtilityKernels(const KernelCompiler& compiler, const std::string& arch)
-    : result_(sizeof(unsigned)) {
+    : result_(sizeof(std::uint64_t)) {
   auto text = find_embedded_file("templates/cl2_utility_kernels.cuh");
   if (!text) throw std::logic_error("templates/cl2_utility_kernels.cuh is not embedded");
   CompileJob job{{std::string(*text), content_hash(*text)},
@@ -44,7 +44,7 @@ UtilityKernels::UtilityKernels(const KernelCompiler& compiler, const std::string
   fill_ = module_->function("cl2_fill_uniform");
   diff_ = module_->function("cl2_max_abs_diff");
   max_ = module_->function("cl2_max_abs");
-  differing_ = module_->function("cl2_count_differing");
+  hash_ = module_->function("cl2_output_hash");
   read_ = module_->function("cl2_read_stream");
 }
 
@@ -72,16 +72,16 @@ double UtilityKernels::max_abs_diff(const void* c, const float* ref, long long r
   return read_max(s);
 }
 
-long long UtilityKernels::count_differing_halves(const void* a, const void* b, long long count,
-                                                cudaStream_t s) {
-  CL2_CUDA(cudaMemsetAsync(result_.get(), 0, sizeof(unsigned), s));
+std::uint64_t UtilityKernels::output_hash(const void* c, long long rows, long long cols, long long ldc,
+                                          cudaStream_t s) {
+  CL2_CUDA(cudaMemsetAsync(result_.get(), 0, sizeof(std::uint64_t), s));
   void* result = result_.get();
-  void* args[] = {&a, &b, &count, &result};
-  launch(differing_, blocks_for(count), s, args);
-  unsigned differing = 0;
-  CL2_CUDA(cudaMemcpyAsync(&differing, result_.get(), sizeof(differing), cudaMemcpyDeviceToHost, s));
+  void* args[] = {&c, &rows, &cols, &ldc, &result};
+  launch(hash_, blocks_for(rows * cols), s, args);
+  std::uint64_t hash = 0;
+  CL2_CUDA(cudaMemcpyAsync(&hash, result_.get(), sizeof(hash), cudaMemcpyDeviceToHost, s));
   CL2_CUDA(cudaStreamSynchronize(s));
-  return differing;
+  return hash;
 }
 
 void UtilityKernels::read_stream(const void* data, long long bytes, cudaStream_t s) {

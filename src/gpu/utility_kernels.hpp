@@ -3,6 +3,7 @@
 // the device's architecture through the kernel cache.
 #include <cuda_runtime_api.h>
 
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -22,8 +23,9 @@ class UtilityKernels {
   double max_abs_diff(const void* c, const float* ref, long long rows, long long cols,
                       long long ldc, cudaStream_t s);
   double max_abs(const float* values, long long count, cudaStream_t s);
-  // How many of the `count` fp16 values at a and b differ in any bit.
-  long long count_differing_halves(const void* a, const void* b, long long count, cudaStream_t s);
+  // A 64-bit hash of the fp16 output C (rows x cols, leading dimension ldc) that changes with any
+  // bit of any value (cl2_output_hash): two launches' outputs compared without keeping either.
+  std::uint64_t output_hash(const void* c, long long rows, long long cols, long long ldc, cudaStream_t s);
   // Reads `bytes` (a multiple of 16) at `data` once and writes nothing that matters: the read
   // bandwidth reference (cl2_read_stream).
   void read_stream(const void* data, long long bytes, cudaStream_t s);
@@ -31,7 +33,7 @@ class UtilityKernels {
  private:
   double read_max(cudaStream_t s);
   std::unique_ptr<LoadedModule> module_;
-  CUfunction fill_ = nullptr, diff_ = nullptr, max_ = nullptr, differing_ = nullptr, read_ = nullptr;
+  CUfunction fill_ = nullptr, diff_ = nullptr, max_ = nullptr, hash_ = nullptr, read_ = nullptr;
   DeviceBuffer result_;
 };
 

@@ -6,6 +6,7 @@
 // trial's result, bench refuses a stored winner that fails.
 #include <array>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
@@ -42,6 +43,7 @@ struct Verification {
   double max_diff = 0;  // the failing check's; when passed, the worst relative to its tolerance
   double tolerance = 0;
   std::string failure;  // why it failed, for the trial's reason; empty when passed
+  std::uint64_t output_hash = 0;  // of the first input set's output (OutputChecker::output_hash)
 };
 
 class ProblemMeasurement {
@@ -70,13 +72,13 @@ class ProblemMeasurement {
   double max_diff(const TimedCall& call) const;
   double tolerance() const { return checker_.tolerance(0); }
 
-  // The kernel's output on both input sets against their references. Keeps the first set's
-  // output for verify_again.
+  // The kernel's output on both input sets against their references, with the first set's
+  // output hash for verify_again.
   Verification verify(const PreparedKernel& kernel) const;
   Verification verify(const BufferGemm& gemm) const;
   // After `launches` further launches: still within tolerance, and the same bits as the output
-  // verify kept (split-K counters reset, no races, a summation order that does not vary).
-  Verification verify_again(const PreparedKernel& kernel, long long launches) const;
+  // `verified` hashed (split-K counters reset, no races, a summation order that does not vary).
+  Verification verify_again(const PreparedKernel& kernel, const Verification& verified, long long launches) const;
 
   // The libraries' choice. find_lt_algorithms asks cuBLASLt's heuristic for up to
   // `max_algorithms` algorithms; its first is cuBLASLt-heuristic. autotune_lt times them all side
@@ -110,6 +112,8 @@ class ProblemMeasurement {
   ProviderTimes time_side_by_side(const std::vector<ProviderCall>& calls, const StopRule& rule);
   // The same for calls that need not be of distinct providers (several of ours), in their order.
   std::vector<TimingStats> time_interleaved(const std::vector<TimedCall>& calls, const StopRule& rule);
+  // Each call after the first timed beside the first (IntervalTimer::beside_first).
+  std::vector<IntervalTimer::BesideFirst> time_beside_first(const std::vector<TimedCall>& calls, const StopRule& rule);
 
   // The kernels `calls` back-to-back launches of `call` run, launched as one timed sample of
   // `calls` launches (TimingStats::calls_per_sample) launches them: on the measurement's stream,
@@ -133,6 +137,8 @@ class ProblemMeasurement {
   ProviderCall slot_call(Provider provider, const SlotLaunch& launch) const;
   SlotLaunch slot_launch(BufferGemm gemm) const;
   Verification verify_slots(const SlotLaunch& launch) const;
+  // The GPU's L2 flusher under the flush policy (every sample one launch after a flush), else null.
+  L2Flusher* flusher();
 
   ProviderCall unkept_library_call(Provider provider);
   // Forgets the kept graph of each cuBLASLt provider: its algorithm is chosen anew.

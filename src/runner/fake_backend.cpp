@@ -117,25 +117,10 @@ class FakeBackend final : public WorkerBackend {
     return reply;
   }
 
-  TrialReply trial(const TrialRequest& request) override {
-    const KernelConfig& config = request.kernel.config;
-    if (const char* log = std::getenv("CL2_FAKE_TRIAL_LOG"))
-      std::ofstream(log, std::ios::app) << config.to_json() << " max_samples=" << request.kernel.stop.max_samples << "\n";
-    if (const char* delay = std::getenv("CL2_FAKE_TRIAL_DELAY_MS"))
-      std::this_thread::sleep_for(std::chrono::milliseconds(std::atoi(delay)));
-    const auto fault = config.params.find("FAULT");
-    if (fault != config.params.end() && fault->second == 1) {
-      std::fputs("fake worker: simulated illegal memory access\n", stderr);
-      _exit(3);
-    }
-    if (fault != config.params.end() && fault->second == 2)
-      for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
-    const int luck = fault != config.params.end() ? int(fault->second) : 0;
-    const bool raced = request.kernel.stop == race_stop_rule();
-    const double us = time_of(config) * (luck == 6 ? 0.96 : luck == 7 && raced ? 0.7 : 1.0);
-    const bool side_stream = fault != config.params.end() && fault->second == 5;
-    return {TrialStatus::Ok, "", 0.0, 0.01, fake_stats(us), fake_stats(48.0),
-            fake_trace(trace_kernels_, {"cl2_gemm"}, us, side_stream)};
+  TrialsReply trials(const TrialRequest& request) override {
+    TrialsReply reply;
+    for (const auto& run : request.kernels) reply.trials.push_back(trial(run));
+    return reply;
   }
 
   ProfileReply profile(const ProfileRequest& request) override {
@@ -184,6 +169,28 @@ class FakeBackend final : public WorkerBackend {
     if (const auto set = config.params.find("US10"); set != config.params.end()) return double(set->second) / 10;
     const std::string hash = content_hash(config.to_json());
     return 10.0 + double(std::stoul(hash.substr(0, 6), nullptr, 16) % 1000) / 10.0;
+  }
+
+  // One candidate of a "trial" request; FAULT=1 (a crash) and 2 (a hang) take the whole request.
+  TrialReply trial(const KernelRun& run) const {
+    const KernelConfig& config = run.config;
+    if (const char* log = std::getenv("CL2_FAKE_TRIAL_LOG"))
+      std::ofstream(log, std::ios::app) << config.to_json() << " max_samples=" << run.stop.max_samples << "\n";
+    if (const char* delay = std::getenv("CL2_FAKE_TRIAL_DELAY_MS"))
+      std::this_thread::sleep_for(std::chrono::milliseconds(std::atoi(delay)));
+    const auto fault = config.params.find("FAULT");
+    if (fault != config.params.end() && fault->second == 1) {
+      std::fputs("fake worker: simulated illegal memory access\n", stderr);
+      _exit(3);
+    }
+    if (fault != config.params.end() && fault->second == 2)
+      for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
+    const int luck = fault != config.params.end() ? int(fault->second) : 0;
+    const bool raced = run.stop == race_stop_rule();
+    const double us = time_of(config) * (luck == 6 ? 0.96 : luck == 7 && raced ? 0.7 : 1.0);
+    const bool side_stream = fault != config.params.end() && fault->second == 5;
+    return {TrialStatus::Ok, "", 0.0, 0.01, fake_stats(us), fake_stats(48.0),
+            fake_trace(trace_kernels_, {"cl2_gemm"}, us, side_stream)};
   }
 
   const bool trace_kernels_;

@@ -109,39 +109,59 @@ class GpuBackend final : public WorkerBackend {
     return reply;
   }
 
-  TrialReply trial(const TrialRequest& request) override {
+  // Each candidate is loaded and verified alone; those that pass are timed together, each beside
+  // the library call until its ratio to it settles, then checked again one by one.
+  TrialsReply trials(const TrialRequest& request) override {
     ProblemMeasurement& problem = held_problem();
-    std::unique_ptr<PreparedKernel> kernel;
-    Verification verified;
-    TrialSteps steps;
-    StepClock clock;
-    try {
-      kernel = problem.prepare_kernel(request.kernel.cubin_path, request.kernel.launch);
-      steps.prepare_seconds = clock.lap();
-      verified = problem.verify(*kernel);
-      steps.verify_seconds = clock.lap();
-    } catch (const GpuError& e) {
-      if (e.sticky) throw;      // the context is unusable: the worker ends after its reply
-      return launch_failed(e);  // the candidate's own failure, recorded as its trial
+    TrialsReply reply{std::vector<TrialReply>(request.kernels.size())};
+    struct Verified {
+      std::size_t at;  // its place in the request
+      std::unique_ptr<PreparedKernel> kernel;
+      Verification verification;
+      TrialSteps steps;
+    };
+    std::vector<Verified> verified;
+    for (std::size_t i = 0; i < request.kernels.size(); ++i) {
+      const KernelRun& run = request.kernels[i];
+      TrialSteps steps;
+      StepClock clock;
+      try {
+        auto kernel = problem.prepare_kernel(run.cubin_path, run.launch);
+        steps.prepare_seconds = clock.lap();
+        Verification verification = problem.verify(*kernel);
+        steps.verify_seconds = clock.lap();
+        if (verification.passed) verified.push_back({i, std::move(kernel), std::move(verification), steps});
+        else reply.trials[i] = verify_failed(verification);
+      } catch (const GpuError& e) {
+        if (e.sticky) throw;           // the context is unusable: the worker ends after its reply
+        reply.trials[i] = launch_failed(e);  // the candidate's own failure, recorded as its trial
+      }
     }
-    if (!verified.passed) return verify_failed(verified);
-    const ProviderCall ours_call = problem.kernel_call(*kernel);
-    const ProviderCall reference = problem.library_call(reference_provider(problem));
-    const ProviderTimes times = problem.time_side_by_side({ours_call, reference}, request.kernel.stop);
-    const TimingStats& ours = times.at(Provider::Ours);
-    steps.measure_seconds = clock.lap();
-    const Verification again = problem.verify_again(*kernel, ours.samples * ours.calls_per_sample);
-    steps.verify_again_seconds = clock.lap();
-    if (!again.passed) return verify_failed(again);
-    TrialReply reply{TrialStatus::Ok,
-                     "",
-                     verified.max_diff,
-                     verified.tolerance,
-                     ours,
-                     times.at(reference.provider),
-                     traced(problem, ours_call.call, ours)};
-    steps.trace_seconds = clock.lap();
-    if (const std::string& log = timing_log_path(); !log.empty()) append_trial_steps(log, steps);
+    if (verified.empty()) return reply;
+    StepClock clock;
+    std::vector<TimedCall> calls = {problem.library_call(reference_provider(problem)).call};
+    for (const auto& v : verified) calls.push_back(problem.kernel_call(*v.kernel).call);
+    // The wall-time budget is each candidate's: timed together, each may take as long as alone.
+    StopRule rule = request.kernels[verified.front().at].stop;
+    rule.max_seconds *= double(verified.size());
+    const auto times = problem.time_beside_first(calls, rule);
+    const double measure_share = clock.lap() / double(verified.size());  // one measurement, shared
+    for (std::size_t j = 0; j < verified.size(); ++j) {
+      Verified& v = verified[j];
+      const TimingStats& ours = times[j].call;
+      v.steps.measure_seconds = measure_share;
+      StepClock step;
+      const Verification again = problem.verify_again(*v.kernel, v.verification, ours.samples * ours.calls_per_sample);
+      v.steps.verify_again_seconds = step.lap();
+      if (!again.passed) {
+        reply.trials[v.at] = verify_failed(again);
+        continue;
+      }
+      reply.trials[v.at] = {TrialStatus::Ok,         "", v.verification.max_diff, v.verification.tolerance, ours,
+                            times[j].first, traced(problem, calls[j + 1], ours)};
+      v.steps.trace_seconds = step.lap();
+      if (const std::string& log = timing_log_path(); !log.empty()) append_trial_steps(log, v.steps);
+    }
     return reply;
   }
 

@@ -121,12 +121,20 @@ json request_json(const BaselinesRequest& r) {
                               {"screen", to_json(r.screen)},
                               {"timing", to_json(r.timing)}});
 }
-json request_json(const TrialRequest& r) { return with_op(kTrial, to_json(r.kernel)); }
-json request_json(const FinalRequest& r) {
-  json finalists = json::array();
-  for (const auto& run : r.finalists) finalists.push_back(to_json(run));
-  return with_op(kFinal, {{"finalists", finalists}});
+json to_json(const std::vector<KernelRun>& runs) {
+  json array = json::array();
+  for (const auto& run : runs) array.push_back(to_json(run));
+  return array;
 }
+
+std::vector<KernelRun> kernel_runs_from_json(const json& j) {
+  std::vector<KernelRun> runs;
+  for (const auto& run : j) runs.push_back(kernel_run_from_json(run));
+  return runs;
+}
+
+json request_json(const TrialRequest& r) { return with_op(kTrial, {{"kernels", to_json(r.kernels)}}); }
+json request_json(const FinalRequest& r) { return with_op(kFinal, {{"finalists", to_json(r.finalists)}}); }
 json request_json(const ProfileRequest& r) {
   json body = to_json(r.kernel);
   body["library_algo"] = lt_algo_to_json(r.library_algo);
@@ -148,12 +156,8 @@ WorkerRequest worker_request_from_json(const json& j) {
   if (op == kBaselines)
     return BaselinesRequest{j.at("max_algos").get<int>(), stop_rule_from_json(j.at("screen")),
                             stop_rule_from_json(j.at("timing"))};
-  if (op == kTrial) return TrialRequest{kernel_run_from_json(j)};
-  if (op == kFinal) {
-    FinalRequest request;
-    for (const auto& run : j.at("finalists")) request.finalists.push_back(kernel_run_from_json(run));
-    return request;
-  }
+  if (op == kTrial) return TrialRequest{kernel_runs_from_json(j.at("kernels"))};
+  if (op == kFinal) return FinalRequest{kernel_runs_from_json(j.at("finalists"))};
   if (op == kProfile)
     return ProfileRequest{kernel_run_from_json(j), lt_algo_at(j, "library_algo"), j.at("max_algos").get<int>()};
   if (op == kQuit) return QuitRequest{};
@@ -192,29 +196,36 @@ BaselinesReply baselines_reply_from_json(const json& j) {
   return reply;
 }
 
-json to_json(const TrialReply& reply) {
-  json body = {{"status", std::string(to_string(reply.status))},
-               {"max_diff", number_or_null(reply.max_diff)},
-               {"tolerance", number_or_null(reply.tolerance)}};
-  if (!reply.reason.empty()) body["reason"] = reply.reason;
-  if (reply.status == TrialStatus::Ok) {
-    body["stats"] = to_json(reply.stats);
-    body["reference_stats"] = to_json(reply.reference_stats);
-    body["trace"] = trace_or_null(reply.trace);
+json to_json(const TrialsReply& reply) {
+  json trials = json::array();
+  for (const auto& trial : reply.trials) {
+    json body = {{"status", std::string(to_string(trial.status))},
+                 {"max_diff", number_or_null(trial.max_diff)},
+                 {"tolerance", number_or_null(trial.tolerance)}};
+    if (!trial.reason.empty()) body["reason"] = trial.reason;
+    if (trial.status == TrialStatus::Ok) {
+      body["stats"] = to_json(trial.stats);
+      body["reference_stats"] = to_json(trial.reference_stats);
+      body["trace"] = trace_or_null(trial.trace);
+    }
+    trials.push_back(std::move(body));
   }
-  return ok_reply(std::move(body));
+  return ok_reply({{"trials", trials}});
 }
 
-TrialReply trial_reply_from_json(const json& j) {
-  TrialReply reply;
-  reply.status = parse_trial_status(j.at("status").get<std::string>());
-  reply.reason = j.value("reason", "");
-  reply.max_diff = number_or_nan(j, "max_diff");
-  reply.tolerance = number_or_nan(j, "tolerance");
-  if (reply.status == TrialStatus::Ok) {
-    reply.stats = timing_stats_from_json(j.at("stats"));
-    reply.reference_stats = timing_stats_from_json(j.at("reference_stats"));
-    reply.trace = call_trace_at(j, "trace");
+TrialsReply trials_reply_from_json(const json& j) {
+  TrialsReply reply;
+  for (const auto& t : j.at("trials")) {
+    TrialReply& trial = reply.trials.emplace_back();
+    trial.status = parse_trial_status(t.at("status").get<std::string>());
+    trial.reason = t.value("reason", "");
+    trial.max_diff = number_or_nan(t, "max_diff");
+    trial.tolerance = number_or_nan(t, "tolerance");
+    if (trial.status == TrialStatus::Ok) {
+      trial.stats = timing_stats_from_json(t.at("stats"));
+      trial.reference_stats = timing_stats_from_json(t.at("reference_stats"));
+      trial.trace = call_trace_at(t, "trace");
+    }
   }
   return reply;
 }

@@ -55,9 +55,11 @@ struct KernelRun {
   bool operator==(const KernelRun&) const = default;
 };
 
-// "trial": verify one candidate and time it against the library call candidates are judged by.
+// "trial": verify each candidate, then time those that passed side by side with the library call
+// candidates are judged by, each beside it until its own ratio to it settles (one library call
+// for several candidates), under the first one's stopping rule.
 struct TrialRequest {
-  KernelRun kernel;
+  std::vector<KernelRun> kernels;
   bool operator==(const TrialRequest&) const = default;
 };
 
@@ -129,6 +131,12 @@ struct TrialReply {
   bool operator==(const TrialReply&) const = default;
 };
 
+// The trials of one "trial" request, in the order asked.
+struct TrialsReply {
+  std::vector<TrialReply> trials;
+  bool operator==(const TrialsReply&) const = default;
+};
+
 struct FinalistTiming {
   TimingStats stats;
   double max_diff = kNotMeasured;  // checked again right before the round
@@ -161,7 +169,7 @@ struct FailureReply {
 nlohmann::json to_json(const HelloReply& reply);
 nlohmann::json to_json(const ProblemReply& reply);
 nlohmann::json to_json(const BaselinesReply& reply);
-nlohmann::json to_json(const TrialReply& reply);
+nlohmann::json to_json(const TrialsReply& reply);
 nlohmann::json to_json(const FinalReply& reply);
 nlohmann::json to_json(const ProfileReply& reply);
 nlohmann::json to_json(const FailureReply& reply);
@@ -171,7 +179,7 @@ nlohmann::json to_json(const FailureReply& reply);
 HelloReply hello_reply_from_json(const nlohmann::json& j);
 ProblemReply problem_reply_from_json(const nlohmann::json& j);
 BaselinesReply baselines_reply_from_json(const nlohmann::json& j);
-TrialReply trial_reply_from_json(const nlohmann::json& j);
+TrialsReply trials_reply_from_json(const nlohmann::json& j);
 FinalReply final_reply_from_json(const nlohmann::json& j);
 ProfileReply profile_reply_from_json(const nlohmann::json& j);
 FailureReply failure_reply_from_json(const nlohmann::json& j);

@@ -16,7 +16,7 @@ class WorkerBackend {
   virtual HelloReply hello() = 0;
   virtual ProblemReply set_problem(const ProblemRequest& request) = 0;
   virtual BaselinesReply baselines(const BaselinesRequest& request) = 0;
-  virtual TrialReply trial(const TrialRequest& request) = 0;
+  virtual TrialsReply trials(const TrialRequest& request) = 0;
   virtual FinalReply final_round(const FinalRequest& request) = 0;
   virtual ProfileReply profile(const ProfileRequest& request) = 0;
 };

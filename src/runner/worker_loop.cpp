@@ -29,7 +29,7 @@ nlohmann::json answer(WorkerBackend& backend, const WorkerRequest& request) {
       Overloaded{[&](const HelloRequest&) { return to_json(backend.hello()); },
                  [&](const ProblemRequest& r) { return to_json(backend.set_problem(r)); },
                  [&](const BaselinesRequest& r) { return to_json(backend.baselines(r)); },
-                 [&](const TrialRequest& r) { return to_json(backend.trial(r)); },
+                 [&](const TrialRequest& r) { return to_json(backend.trials(r)); },
                  [&](const FinalRequest& r) { return to_json(backend.final_round(r)); },
                  [&](const ProfileRequest& r) { return to_json(backend.profile(r)); },
                  [&](const QuitRequest&) -> nlohmann::json { throw std::logic_error("quit has no reply"); }},

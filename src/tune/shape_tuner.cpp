@@ -98,43 +98,66 @@ void store_final_baselines(TuneSession& s, const FinalReply& final_times) {
   store_baselines(s, s.baselines);
 }
 
-TrialRecord run_trial(TuneSession& s, const Problem& problem, const BuiltCandidate& b, std::int64_t kernel_id,
-                      const StopRule& rule) {
-  TrialRecord t;
-  t.run_id = s.run_id;
-  t.device_id = s.device_id;
-  t.kernel_id = kernel_id;
-  t.problem = problem;
-  if (!b.compiled.ok) {
-    t.status = TrialStatus::CompileFailed;
-    t.reason = "NVRTC failed; the log is stored with the kernel";
-    return t;
+// The trials of candidates[at[0]], candidates[at[1]], ...: those that did not compile clean are
+// recorded without the GPU, the others verified and timed in one request, side by side beside one
+// library call. Where the worker is lost or the request fails, each of several is tried again
+// alone, so that a crash or a failed launch is recorded against the candidate that caused it.
+std::vector<TrialRecord> run_trials(TuneSession& s, const Problem& problem, const std::vector<BuiltCandidate>& candidates,
+                                    const std::vector<std::int64_t>& kernel_ids, const std::vector<std::size_t>& at,
+                                    const StopRule& rule) {
+  std::vector<TrialRecord> trials(at.size());
+  std::vector<std::size_t> asked;  // places in `at` of the candidates the worker gets
+  TrialRequest request;
+  for (std::size_t n = 0; n < at.size(); ++n) {
+    const BuiltCandidate& b = candidates[at[n]];
+    TrialRecord& t = trials[n];
+    t.run_id = s.run_id;
+    t.device_id = s.device_id;
+    t.kernel_id = kernel_ids[at[n]];
+    t.problem = problem;
+    if (!b.compiled.ok) {
+      t.status = TrialStatus::CompileFailed;
+      t.reason = "NVRTC failed; the log is stored with the kernel";
+    } else if (const std::string why = b.rejection(); !why.empty()) {
+      t.status = TrialStatus::Rejected;
+      t.reason = why;
+    } else {
+      asked.push_back(n);
+      request.kernels.push_back(kernel_run(b, rule));
+    }
   }
-  if (const std::string why = b.rejection(); !why.empty()) {
-    t.status = TrialStatus::Rejected;
-    t.reason = why;
-    return t;
-  }
+  if (asked.empty()) return trials;
   prepare_worker(s, problem);
-  const WorkerReply reply =
-      ask_worker(s, TrialRequest{kernel_run(b, rule)}, s.options.watchdog_seconds);
-  if (!reply.answered || reply.worker_lost) {
-    s.worker_problem.reset();
-    t.status = reply.timed_out ? TrialStatus::Timeout : TrialStatus::Fault;
-    t.reason = reply.error();
-    return t;
+  const WorkerReply reply = ask_worker(s, request, s.options.watchdog_seconds * double(asked.size()));
+  const bool lost = !reply.answered || reply.worker_lost;
+  if (lost) s.worker_problem.reset();
+  if (asked.size() > 1 && !reply.succeeded()) {
+    for (const std::size_t n : asked) trials[n] = run_trials(s, problem, candidates, kernel_ids, {at[n]}, rule).front();
+    return trials;
+  }
+  TrialRecord& alone = trials[asked.front()];
+  if (lost) {
+    alone.status = reply.timed_out ? TrialStatus::Timeout : TrialStatus::Fault;
+    alone.reason = reply.error();
+    return trials;
   }
   if (!reply.succeeded()) {
-    t.status = TrialStatus::LaunchFailed;
-    t.reason = reply.error();
-    return t;
+    alone.status = TrialStatus::LaunchFailed;
+    alone.reason = reply.error();
+    return trials;
   }
-  const TrialReply r = trial_reply_from_json(reply.body);
-  t.status = r.status;
-  t.reason = r.reason;
-  t.max_diff = r.max_diff;
-  t.tolerance = r.tolerance;
-  if (t.status == TrialStatus::Ok) {
+  const TrialsReply answers = trials_reply_from_json(reply.body);
+  if (answers.trials.size() != asked.size())
+    throw std::runtime_error(fmt::format("shape {}: the worker answered {} of {} trials", problem.text(),
+                                         answers.trials.size(), asked.size()));
+  for (std::size_t j = 0; j < asked.size(); ++j) {
+    const TrialReply& r = answers.trials[j];
+    TrialRecord& t = trials[asked[j]];
+    t.status = r.status;
+    t.reason = r.reason;
+    t.max_diff = r.max_diff;
+    t.tolerance = r.tolerance;
+    if (t.status != TrialStatus::Ok) continue;
     t.time_us = r.stats.median_us;
     t.spread_pct = r.stats.spread_pct;
     t.samples = r.stats.samples;
@@ -147,7 +170,13 @@ TrialRecord run_trial(TuneSession& s, const Problem& problem, const BuiltCandida
       t.reason = "timing does not cover its kernels: " + flag;
     }
   }
-  return t;
+  return trials;
+}
+
+// Positions first, first + 1, ... of `order`, at most `count` of them.
+std::vector<std::size_t> batch_of(const std::vector<std::size_t>& order, std::size_t first, std::size_t count) {
+  return {order.begin() + std::ptrdiff_t(first),
+          order.begin() + std::ptrdiff_t(std::min(order.size(), first + count))};
 }
 
 // tune --counters: the winner's and the library call's counters, stored; where CUPTI cannot
@@ -213,20 +242,28 @@ void screen_race_leaders(TuneSession& s, const Problem& problem, const std::vect
                    [](const TrialRecord* x, const TrialRecord* y) { return trial_score(*x) < trial_score(*y); });
   if (leaders.size() > count) leaders.resize(count);
   s.progress->add_units(std::ptrdiff_t(leaders.size()) - std::ptrdiff_t(count));
-  for (std::size_t n = 0; n < leaders.size(); ++n) {
-    const auto at = std::size_t(std::find(kernel_ids.begin(), kernel_ids.end(), leaders[n]->kernel_id) - kernel_ids.begin());
-    TrialRecord trial = run_trial(s, problem, candidates[at], kernel_ids[at], screening_stop_rule());
-    trial.id = leaders[n]->id;
-    s.db->update_trial_measurement(trial);
-    s.progress->unit_done();
-    if (trial.status != TrialStatus::Ok) {
-      --outcome.timed;
-      ++outcome.failed;
-      s.progress->line(fmt::format("  {} {}: {}", to_string(trial.status), candidates[at].candidate.config.label(),
-                                   trial.reason));
+  std::vector<std::size_t> at;  // each leader's place among the candidates
+  for (const TrialRecord* leader : leaders)
+    at.push_back(std::size_t(std::find(kernel_ids.begin(), kernel_ids.end(), leader->kernel_id) - kernel_ids.begin()));
+  const std::size_t side_by_side = std::max<std::size_t>(1, s.options.side_by_side);
+  for (std::size_t first = 0; first < leaders.size(); first += side_by_side) {
+    std::vector<TrialRecord> batch =
+        run_trials(s, problem, candidates, kernel_ids, batch_of(at, first, side_by_side), screening_stop_rule());
+    for (std::size_t k = 0; k < batch.size(); ++k) {
+      TrialRecord& trial = batch[k];
+      const std::size_t n = first + k;
+      trial.id = leaders[n]->id;
+      s.db->update_trial_measurement(trial);
+      s.progress->unit_done();
+      if (trial.status != TrialStatus::Ok) {
+        --outcome.timed;
+        ++outcome.failed;
+        s.progress->line(fmt::format("  {} {}: {}", to_string(trial.status),
+                                     candidates[at[n]].candidate.config.label(), trial.reason));
+      }
+      s.progress->status(fmt::format("  {}: screening the race's best, {}/{} {}", problem.text(), n + 1,
+                                     leaders.size(), s.progress->eta()));
     }
-    s.progress->status(fmt::format("  {}: screening the race's best, {}/{} {}", problem.text(), n + 1,
-                                   leaders.size(), s.progress->eta()));
   }
 }
 
@@ -235,7 +272,8 @@ void screen_race_leaders(TuneSession& s, const Problem& problem, const std::vect
 WorkerReply ask_worker(TuneSession& s, const WorkerRequest& request, double timeout_seconds) {
   const auto start = Clock::now();
   WorkerReply reply = s.worker->request(request, timeout_seconds);
-  if (s.stages) s.stages->add(stage_of(request), std::chrono::duration<double>(Clock::now() - start).count());
+  if (s.stages)
+    s.stages->add(stage_of(request), std::chrono::duration<double>(Clock::now() - start).count(), units_of(request));
   return reply;
 }
 
@@ -265,40 +303,47 @@ ShapeOutcome tune_problem(TuneSession& s, const Problem& problem,
   s.progress->add_units(-std::ptrdiff_t(outcome.reused));
   std::size_t verified = 0;
   double best_us = 0, best_ratio = 0;  // best verified candidate of this run, for the status line
-  for (std::size_t n = 0; n < pending.size(); ++n) {
-    const std::size_t i = pending[n];
+  const std::size_t side_by_side = std::max<std::size_t>(1, s.options.side_by_side);
+  for (std::size_t first = 0; first < pending.size(); first += side_by_side) {
     const double used = std::chrono::duration<double>(Clock::now() - start).count();
     if (shape_budget_seconds > 0 && used > shape_budget_seconds && verified >= 2) {
-      s.progress->line(fmt::format("  budget for {} spent after {} of {} candidates", problem.text(), n,
+      s.progress->line(fmt::format("  budget for {} spent after {} of {} candidates", problem.text(), first,
                                    pending.size()));
-      s.progress->add_units(-std::ptrdiff_t(pending.size() - n));
+      s.progress->add_units(-std::ptrdiff_t(pending.size() - first));
       break;
     }
-    TrialRecord trial = run_trial(s, problem, candidates[i], kernel_ids[i],
-                                  race_screened > 0 ? race_stop_rule() : screening_stop_rule());
-    trial.id = s.db->insert_trial(trial);
-    s.progress->unit_done();
-    if (trial.status == TrialStatus::Ok) {
-      ++verified;
-      ++outcome.timed;
-      if (best_us == 0 || trial.time_us < best_us) {
-        best_us = trial.time_us;
-        best_ratio = trial.reference_us / trial.time_us;
+    std::vector<TrialRecord> batch = run_trials(s, problem, candidates, kernel_ids, batch_of(pending, first, side_by_side),
+                                                race_screened > 0 ? race_stop_rule() : screening_stop_rule());
+    s.db->transaction([&] {
+      for (TrialRecord& trial : batch) trial.id = s.db->insert_trial(trial);
+    });
+    for (std::size_t k = 0; k < batch.size(); ++k) {
+      const TrialRecord& trial = batch[k];
+      const std::size_t n = first + k;
+      s.progress->unit_done();
+      if (trial.status == TrialStatus::Ok) {
+        ++verified;
+        ++outcome.timed;
+        if (best_us == 0 || trial.time_us < best_us) {
+          best_us = trial.time_us;
+          best_ratio = trial.reference_us / trial.time_us;
+        }
+      } else {
+        ++outcome.failed;
       }
-    } else {
-      ++outcome.failed;
+      if (s.options.verbose || (trial.status != TrialStatus::Ok && trial.status != TrialStatus::Rejected))
+        s.progress->line(fmt::format("  {} {}: {}", to_string(trial.status),
+                                     candidates[pending[n]].candidate.config.label(),
+                                     trial.status == TrialStatus::Ok
+                                         ? fmt::format("{:.2f} us ({:.3f}x of cuBLASLt)", trial.time_us,
+                                                       trial.reference_us / trial.time_us)
+                                         : trial.reason));
+      s.progress->status(fmt::format("  {}: candidate {}/{}, {} verified+timed, {} failed, best {} {}",
+                                     problem.text(), n + 1, pending.size(), outcome.timed, outcome.failed,
+                                     best_us > 0 ? fmt::format("{:.2f} us ({:.3f}x of cuBLASLt)", best_us, best_ratio)
+                                                 : std::string("-"),
+                                     s.progress->eta()));
     }
-    if (s.options.verbose || (trial.status != TrialStatus::Ok && trial.status != TrialStatus::Rejected))
-      s.progress->line(fmt::format("  {} {}: {}", to_string(trial.status), candidates[i].candidate.config.label(),
-                                   trial.status == TrialStatus::Ok
-                                       ? fmt::format("{:.2f} us ({:.3f}x of cuBLASLt)", trial.time_us,
-                                                     trial.reference_us / trial.time_us)
-                                       : trial.reason));
-    s.progress->status(fmt::format("  {}: candidate {}/{}, {} verified+timed, {} failed, best {} {}",
-                                   problem.text(), n + 1, pending.size(), outcome.timed, outcome.failed,
-                                   best_us > 0 ? fmt::format("{:.2f} us ({:.3f}x of cuBLASLt)", best_us, best_ratio)
-                                               : std::string("-"),
-                                   s.progress->eta()));
   }
   if (race_screened > 0) screen_race_leaders(s, problem, candidates, kernel_ids, race_screened, outcome);
   // Only this run's candidates compete: their binaries are at hand for the final round.

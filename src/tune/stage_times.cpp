@@ -34,16 +34,22 @@ std::string seconds_text(double seconds) {
 
 RunStage stage_of(const WorkerRequest& request) {
   if (const auto* trial = std::get_if<TrialRequest>(&request))
-    return trial->kernel.stop == race_stop_rule() ? RunStage::Racing : RunStage::Screening;
+    return !trial->kernels.empty() && trial->kernels.front().stop == race_stop_rule() ? RunStage::Racing
+                                                                                       : RunStage::Screening;
   if (std::holds_alternative<BaselinesRequest>(request)) return RunStage::Libraries;
   if (std::holds_alternative<FinalRequest>(request)) return RunStage::Final;
   return RunStage::Setup;  // the worker's start, each shape's inputs and references
 }
 
-void StageTimes::add(RunStage stage, double seconds) {
+std::size_t units_of(const WorkerRequest& request) {
+  const auto* trial = std::get_if<TrialRequest>(&request);
+  return trial ? trial->kernels.size() : 1;
+}
+
+void StageTimes::add(RunStage stage, double seconds, std::size_t units) {
   std::lock_guard lock(mutex_);
   seconds_[std::size_t(stage)] += seconds;
-  ++count_[std::size_t(stage)];
+  count_[std::size_t(stage)] += units;
 }
 
 std::vector<RunStageTime> StageTimes::recorded() const {

@@ -18,12 +18,16 @@ enum class RunStage { Compiling, Setup, Libraries, Racing, Screening, Final, kCo
 
 // The stage a worker request belongs to (a race round is a trial under the race rule).
 RunStage stage_of(const WorkerRequest& request);
+// What a request counts for in its stage: its candidates for a trial (several may be timed side
+// by side in one), else 1.
+std::size_t units_of(const WorkerRequest& request);
 
 class StageTimes {
  public:
-  void add(RunStage stage, double seconds);
-  // One line: each stage's seconds and share of `wall_seconds`, requests counted where they are
-  // per candidate, and what none of the stages holds (database, planning, the tuner's own work).
+  void add(RunStage stage, double seconds, std::size_t units = 1);
+  // One line: each stage's seconds and share of `wall_seconds`, candidates counted where the
+  // stage is per candidate, and what none of the stages holds (database, planning, the tuner's
+  // own work).
   // `workers`: GPUs whose worker times were added (their sum may exceed the wall time).
   std::string summary(double wall_seconds, std::size_t workers) const;
   // The stages that ran, for the run's row in the database (TuningDb::set_run_stages).
