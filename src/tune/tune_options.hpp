@@ -23,7 +23,7 @@ struct TuneOptions {
   std::size_t max_candidates = kDefaultMaxCandidates;  // per shape, after ordering by the cost model
   std::size_t seeds = 0;                 // of those, winners of the nearest tuned shapes (search/seeds.hpp)
   std::size_t finalists = 3;             // settled side by side in the final round (shape_tuner.cpp)
-  std::size_t side_by_side = 1;          // candidates timed in one measurement beside one library call
+  std::size_t side_by_side = 8;          // candidates timed in one measurement beside one library call
   double budget_seconds = 0;             // 0 = no limit
   bool compile_only = false;
   std::string arch;                      // compile-only target when no GPU decides it
