@@ -7,8 +7,9 @@ would have cost under other rules, estimated from their recorded spreads: the me
 at 1x, 1.5x and 2.5x the rule's, judged on each call's own samples or also settling once
 each call's ratio to the first call of its round is known that well (noise the calls of a round
 share, such as the clock, cancels in the ratio; what rules with settle_on_ratios do). Estimates only: a rule is chosen on them, then
-measured. Third, where the log has them, the trials' steps in the worker: module and launch setup,
-verification, measurement, verification again, tracing. Markdown on stdout.
+measured. Third, where the log has them, the trials' steps in the worker by the rule each trial was
+timed by: module and launch setup, verification, measurement (a share of it where candidates were
+timed side by side), verification again, tracing. Markdown on stdout.
 
 usage: timing_log_summary.py TIMING.jsonl
 """
