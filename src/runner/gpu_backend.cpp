@@ -133,7 +133,7 @@ class GpuBackend final : public WorkerBackend {
         if (verification.passed) verified.push_back({i, std::move(kernel), std::move(verification), steps});
         else reply.trials[i] = verify_failed(verification);
       } catch (const GpuError& e) {
-        if (e.sticky) throw;           // the context is unusable: the worker ends after its reply
+        if (e.sticky) throw;                 // the context is unusable: the worker ends after its reply
         reply.trials[i] = launch_failed(e);  // the candidate's own failure, recorded as its trial
       }
     }
@@ -157,7 +157,7 @@ class GpuBackend final : public WorkerBackend {
         reply.trials[v.at] = verify_failed(again);
         continue;
       }
-      reply.trials[v.at] = {TrialStatus::Ok,         "", v.verification.max_diff, v.verification.tolerance, ours,
+      reply.trials[v.at] = {TrialStatus::Ok, "", v.verification.max_diff, v.verification.tolerance, ours,
                             times[j].first, traced(problem, calls[j + 1], ours)};
       v.steps.trace_seconds = step.lap();
       if (const std::string& log = timing_log_path(); !log.empty()) append_trial_steps(log, v.steps);
