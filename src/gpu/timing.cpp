@@ -45,6 +45,14 @@ struct IntervalTimer::Rounds {
   std::vector<int> copies;
   double clock_mhz = 0;
   int throttled_rounds = 0;
+
+  // `samples` (some or all of one call's) summarized, with the measurement's clock and throttling.
+  TimingStats stats(std::vector<double> some, int copies_per_sample) const {
+    TimingStats out = summarize(std::move(some), copies_per_sample);
+    out.throttled_rounds = throttled_rounds;
+    out.sm_clock_mhz = clock_mhz;
+    return out;
+  }
 };
 
 IntervalTimer::Rounds IntervalTimer::run_rounds(const std::vector<TimedCall>& calls, const StopRule& rule,
@@ -144,31 +152,21 @@ std::vector<TimingStats> IntervalTimer::interleaved(const std::vector<TimedCall>
                                                     L2Flusher* flusher) {
   const Rounds rounds = run_rounds(calls, rule, flusher);
   std::vector<TimingStats> stats;
-  for (std::size_t i = 0; i < calls.size(); ++i) {
-    stats.push_back(summarize(rounds.samples[i], rounds.copies[i]));
-    stats.back().throttled_rounds = rounds.throttled_rounds;
-    stats.back().sm_clock_mhz = rounds.clock_mhz;
-  }
+  for (std::size_t i = 0; i < calls.size(); ++i) stats.push_back(rounds.stats(rounds.samples[i], rounds.copies[i]));
   return stats;
 }
 
 std::vector<IntervalTimer::BesideFirst> IntervalTimer::beside_first(const std::vector<TimedCall>& calls,
                                                                     const StopRule& rule, L2Flusher* flusher) {
   const Rounds rounds = run_rounds(calls, rule, flusher);
-  const auto stats_of = [&](std::vector<double> samples, int copies) {
-    TimingStats stats = summarize(std::move(samples), copies);
-    stats.throttled_rounds = rounds.throttled_rounds;
-    stats.sm_clock_mhz = rounds.clock_mhz;
-    return stats;
-  };
   std::vector<BesideFirst> out;
   const std::vector<double>& first = rounds.samples.front();
   for (std::size_t i = 1; i < calls.size(); ++i) {
     // Calls drop out of the rounds, never join late: the first n of the first call's samples are
     // the rounds this one ran.
     const std::size_t n = std::min(first.size(), rounds.samples[i].size());
-    out.push_back({stats_of(rounds.samples[i], rounds.copies[i]),
-                   stats_of({first.begin(), first.begin() + std::ptrdiff_t(n)}, rounds.copies.front())});
+    out.push_back({rounds.stats(rounds.samples[i], rounds.copies[i]),
+                   rounds.stats({first.begin(), first.begin() + std::ptrdiff_t(n)}, rounds.copies.front())});
   }
   return out;
 }
