@@ -178,5 +178,13 @@ TEST(StopRule, TunesFinalRoundAsksAQuarterOfTheSamplesOfBenchsForAnEqualSpread) 
   EXPECT_GT(bench.rounds, 60);
 }
 
+TEST(StopRule, ARequestOfSeveralCandidatesWaitsOneWatchdogPeriodAndEachFurtherOnesMeasurement) {
+  const StopRule screening = screening_stop_rule();
+  EXPECT_DOUBLE_EQ(request_timeout_seconds(screening, 1, 30), 30);
+  EXPECT_DOUBLE_EQ(request_timeout_seconds(screening, 8, 30), 30 + 7 * (screening.max_seconds + 1));
+  EXPECT_LT(request_timeout_seconds(race_stop_rule(), 8, 30), request_timeout_seconds(screening, 8, 30));
+  EXPECT_LT(request_timeout_seconds(screening, 8, 30), 2 * 30) << "a hang costs about one period, not eight";
+}
+
 }  // namespace
 }  // namespace cl2

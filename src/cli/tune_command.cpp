@@ -146,7 +146,8 @@ CommandRunner add_tune_command(CLI::App& app) {
                    "Cubin cache (default $CUDA_L2_TUNE_CACHE or ~/.cache/cuda-l2-tune)");
   tune->add_option("--watchdog-seconds", options->watchdog_seconds,
                    "A candidate that does not finish in this time is recorded as hung and its worker "
-                   "restarted")
+                   "restarted (a request of several side by side gets this and each further "
+                   "candidate's measurement time and a second; if it hangs, each is tried alone)")
       ->capture_default_str();
   tune->add_flag("--retune", options->retune, "Measure the winner again for shapes already tuned");
   tune->add_flag("--verbose", options->verbose, "Print every candidate's result");

@@ -144,4 +144,10 @@ StopReason stop_reason(const StopRule& rule, const std::vector<TimingStats>& cal
   return StopReason::GoOn;
 }
 
+double request_timeout_seconds(const StopRule& rule, std::size_t candidates, double watchdog_seconds) {
+  constexpr double kLoadAndChecksSeconds = 1.0;
+  const double further = candidates > 1 ? double(candidates - 1) : 0.0;
+  return watchdog_seconds + further * (rule.max_seconds + kLoadAndChecksSeconds);
+}
+
 }  // namespace cl2

@@ -84,4 +84,11 @@ StopReason stop_reason(const StopRule& rule, const std::vector<TimingStats>& cal
                        const std::vector<double>& measured_seconds, double wall_seconds,
                        const std::vector<TimingStats>& ratios = {});
 
+// How long a request that verifies and times `candidates` side by side under `rule` may take
+// before the watchdog ends it: `watchdog_seconds` (what one candidate may take) and, for each
+// further one, its share of the measurement's wall time (the worker grants max_seconds a
+// candidate) and a second to load, verify and check it again. So a candidate that hangs in a
+// request of 8 costs about one watchdog period before they are tried one by one, not 8 of them.
+double request_timeout_seconds(const StopRule& rule, std::size_t candidates, double watchdog_seconds);
+
 }  // namespace cl2

@@ -128,7 +128,8 @@ std::vector<TrialRecord> run_trials(TuneSession& s, const Problem& problem, cons
   }
   if (asked.empty()) return trials;
   prepare_worker(s, problem);
-  const WorkerReply reply = ask_worker(s, request, s.options.watchdog_seconds * double(asked.size()));
+  const WorkerReply reply =
+      ask_worker(s, request, request_timeout_seconds(rule, asked.size(), s.options.watchdog_seconds));
   const bool lost = !reply.answered || reply.worker_lost;
   if (lost) s.worker_problem.reset();
   if (asked.size() > 1 && !reply.succeeded()) {
