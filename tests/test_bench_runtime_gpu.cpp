@@ -97,3 +97,22 @@ TEST_F(BenchRuntimeGpu, RotatedOperandsAndNoWinnerOfOurs) {
   }
   EXPECT_EQ(run->shapes[0].runtime_route->route, "ours_exact");
 }
+
+// A --runtime-db whose winner was tuned from a template that has changed since cannot be run as
+// tuned: bench ends with one line that names the option and the fix, exit status 2.
+TEST_F(BenchRuntimeGpu, AWinnerWhoseTemplateChangedIsAnErrorOfTheRuntimeDatabase) {
+  CL2_REQUIRE_GPU();
+  test::write_one_winner_db(db_, cl2_test::tn(512, 512, 512));
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(db_.c_str(), &db), SQLITE_OK);
+  test::exec_sql_or_fail(db, "UPDATE kernels SET source_hash = 'tuned-from-an-older-template'");
+  sqlite3_close(db);
+  const auto r = cl2_test::run_tool("bench --shapes " + dir_.write("one.json", "[[512, 512, 512]]") + " --db " + db_ +
+                                        " --runtime-db " + db_ + " --providers runtime --mode offline --out " +
+                                        dir_.file("out"),
+                                    dir_);
+  EXPECT_EQ(r.status, 2) << r.err;
+  CL2_EXPECT_CONTAINS(r.err, "cuda-l2-tune: --runtime-db: ");
+  CL2_EXPECT_CONTAINS(r.err, "template changed since this kernel was tuned");
+  CL2_EXPECT_CONTAINS(r.err, "run tune --retune");
+}

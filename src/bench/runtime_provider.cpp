@@ -56,7 +56,14 @@ ProviderCall RuntimeProvider::call(const ProblemMeasurement& measurement, Runtim
     return GemmCall{problem, o.a, o.lda, o.b, o.ldb, o.c, o.ldc, stream};
   };
   const Decision* taken = nullptr;  // decisions live as long as the runtime
-  measurement.warm_up([&](const GemmOperands& o, cudaStream_t s) { taken = &runtime.gemm(gemm_call(o, s)); });
+  try {
+    measurement.warm_up([&](const GemmOperands& o, cudaStream_t s) { taken = &runtime.gemm(gemm_call(o, s)); });
+  } catch (const RuntimeError& e) {
+    // The runtime builds a winner's kernel at its first call: one it cannot build as tuned (its
+    // template changed since) is a fault of the database given, and the message says the fix.
+    if (e.status == CL2_ERROR_BAD_INPUT_FILE) throw option_error(e);
+    throw;
+  }
   route = {std::string(to_string(taken->route)), taken->why, std::string(chosen_by(*taken))};
   const BufferGemm gemm = [&runtime, gemm_call](const GemmOperands& o, cudaStream_t s) {
     runtime.gemm(gemm_call(o, s));
