@@ -2,7 +2,8 @@
 """Summarizes a CL2_TIMING_LOG file (one JSON line per interleaved measurement, src/gpu/timing_log.hpp).
 
 First table, per stopping rule (race, screening, final, or other): how many measurements, their
-rounds, why they stopped, their setup and total wall time. Second table, what the same measurements
+rounds, why they stopped, their setup (and of it the calls' warm-up launches; the rest builds
+their graphs) and total wall time. Second table, what the same measurements
 would have cost under other rules, estimated from their recorded spreads: the median's error asked
 at 1x, 1.5x and 2.5x the rule's, judged on each call's own samples or also settling once
 each call's ratio to the first call of its round is known that well (noise the calls of a round
@@ -81,15 +82,19 @@ def print_trial_steps(trials):
 
 def main(path):
     groups, trials = read_log(path)
-    print("| rule | measurements | rounds (mean) | settled / capped / out of time | setup s (mean) | wall s (total) |")
-    print("| :--- | ---: | ---: | :--- | ---: | ---: |")
+    print("| rule | measurements | rounds (mean) | settled / capped / out of time | setup s (mean) | of it warm-up s (mean) "
+          "| wall s (total) |")
+    print("| :--- | ---: | ---: | :--- | ---: | ---: | ---: |")
     for name, ms in sorted(groups.items()):
         reasons = defaultdict(int)
         for m in ms:
             reasons[m["reason"]] += 1
-        print("| %s | %d | %.1f | %d / %d / %d | %.4f | %.1f |" % (
+        # Logs written before the warm-up was timed apart from the graphs have no warm_up_s.
+        warm_ups = [m["warm_up_s"] for m in ms if "warm_up_s" in m]
+        warm_up = "%.4f" % (sum(warm_ups) / len(warm_ups)) if len(warm_ups) == len(ms) else "-"
+        print("| %s | %d | %.1f | %d / %d / %d | %.4f | %s | %.1f |" % (
             name, len(ms), sum(m["calls"][0]["samples"] for m in ms) / len(ms), reasons["settled"],
-            reasons["capped"], reasons["out_of_time"], sum(m["setup_s"] for m in ms) / len(ms),
+            reasons["capped"], reasons["out_of_time"], sum(m["setup_s"] for m in ms) / len(ms), warm_up,
             sum(m["wall_s"] for m in ms)))
     print()
     print("Estimated under other rules (rounds mean / wall s total):")

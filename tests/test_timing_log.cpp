@@ -19,7 +19,7 @@ TEST(TimingLog, AppendsOneLinePerMeasurementWithRatioSpreads) {
   const std::string path = dir.file("timing.jsonl");
   // Both calls move together from round to round (a shared clock): each spreads, their ratio not.
   MeasurementRecord record{{"ours", "cublaslt_autotune"}, final_stop_rule(), StopReason::Settled, 0.002, 0.05,
-                           {100, 50}, {{10.0, 11.0, 9.0, 10.5}, {20.0, 22.0, 18.0, 21.0}}};
+                           {100, 50}, {{10.0, 11.0, 9.0, 10.5}, {20.0, 22.0, 18.0, 21.0}}, 0.0015};
   append_measurement(path, record);
   record.reason = StopReason::Capped;
   append_measurement(path, record);
@@ -29,6 +29,7 @@ TEST(TimingLog, AppendsOneLinePerMeasurementWithRatioSpreads) {
   EXPECT_EQ(line.at("reason"), "settled");
   EXPECT_DOUBLE_EQ(line.at("rule").at("max_error").get<double>(), final_stop_rule().max_error);
   EXPECT_DOUBLE_EQ(line.at("setup_s").get<double>(), 0.002);
+  EXPECT_DOUBLE_EQ(line.at("warm_up_s").get<double>(), 0.0015);
   const auto& calls = line.at("calls");
   ASSERT_EQ(calls.size(), 2u);
   EXPECT_EQ(calls[1].at("name"), "cublaslt_autotune");

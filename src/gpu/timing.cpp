@@ -77,6 +77,7 @@ IntervalTimer::Rounds IntervalTimer::run_rounds(const std::vector<TimedCall>& ca
     const int wanted = int(std::clamp(rule.replay_target_us / once_us, 1.0, 200.0));
     copies[i] = std::max(1, (wanted + turn - 1) / turn) * turn;
   }
+  const double warm_up_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   std::vector<std::unique_ptr<CallGraph>> owned;
   for (std::size_t i = 0; i < calls.size() && !flusher; ++i) {
     if (graphs[i]) continue;
@@ -140,7 +141,7 @@ IntervalTimer::Rounds IntervalTimer::run_rounds(const std::vector<TimedCall>& ca
     timed = calls_still_timed(rule, so_far, gpu_seconds, ratios);
   }
   if (const std::string& log = timing_log_path(); !log.empty()) {
-    MeasurementRecord record{{}, rule, reason, setup_seconds, wall_seconds(), copies, samples};
+    MeasurementRecord record{{}, rule, reason, setup_seconds, wall_seconds(), copies, samples, warm_up_seconds};
     for (const auto& call : calls) record.calls.push_back(call.name);
     append_measurement(log, record);
   }

@@ -49,6 +49,7 @@ void append_measurement(const std::string& path, const MeasurementRecord& record
   const nlohmann::json line = {{"rule", to_json(record.rule)},
                                {"reason", reason_text(record.reason)},
                                {"setup_s", record.setup_seconds},
+                               {"warm_up_s", record.warm_up_seconds},
                                {"wall_s", record.wall_seconds},
                                {"calls", calls}};
   append_line(path, line);

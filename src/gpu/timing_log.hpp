@@ -20,6 +20,7 @@ struct MeasurementRecord {
   double setup_seconds = 0, wall_seconds = 0;
   std::vector<int> copies;                    // launches per sample, per call
   std::vector<std::vector<double>> samples;   // per call, per round, us per launch
+  double warm_up_seconds = 0;  // of setup_seconds, the calls' warm-up launches (the rest builds their graphs)
 };
 
 // A trial's steps in the worker, each one's wall seconds: loading the module and setting up its
