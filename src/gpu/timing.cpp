@@ -58,6 +58,9 @@ struct IntervalTimer::Rounds {
 IntervalTimer::Rounds IntervalTimer::run_rounds(const std::vector<TimedCall>& calls, const StopRule& rule,
                                                 L2Flusher* flusher) {
   const auto wall_start = std::chrono::steady_clock::now();
+  const auto wall_seconds = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  };
   // Warm up each call (module load, lazy library init, clocks) and size its graph: whole turns of
   // its rotation, so that every copy of the operands is read as often. A call whose graph was
   // kept at this replay target has done both.
@@ -77,7 +80,7 @@ IntervalTimer::Rounds IntervalTimer::run_rounds(const std::vector<TimedCall>& ca
     const int wanted = int(std::clamp(rule.replay_target_us / once_us, 1.0, 200.0));
     copies[i] = std::max(1, (wanted + turn - 1) / turn) * turn;
   }
-  const double warm_up_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  const double warm_up_seconds = wall_seconds();
   std::vector<std::unique_ptr<CallGraph>> owned;
   for (std::size_t i = 0; i < calls.size() && !flusher; ++i) {
     if (graphs[i]) continue;
@@ -92,7 +95,7 @@ IntervalTimer::Rounds IntervalTimer::run_rounds(const std::vector<TimedCall>& ca
     }
   }
   CL2_CUDA(cudaStreamSynchronize(stream_));
-  const double setup_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  const double setup_seconds = wall_seconds();
 
   std::vector<Event> starts(calls.size()), stops(calls.size());
   std::vector<std::vector<double>> samples(calls.size());
@@ -103,9 +106,6 @@ IntervalTimer::Rounds IntervalTimer::run_rounds(const std::vector<TimedCall>& ca
   std::vector<double> clocks_mhz;
   int throttled_rounds = 0;
   StopReason reason = StopReason::GoOn;
-  const auto wall_seconds = [&] {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
-  };
   for (;;) {
     std::shuffle(order.begin(), order.end(), order_rng_);
     for (std::size_t i : order) {
