@@ -362,7 +362,9 @@ ShapeOutcome tune_problem(TuneSession& s, const Problem& problem,
     request.finalists.push_back(kernel_run(*finalist_builds.back(), final_round_stop_rule()));
   }
   prepare_worker(s, problem);
-  const WorkerReply reply = ask_worker(s, request, s.options.watchdog_seconds * (1 + double(finalists.size())));
+  // The finalists and the library calls, timed side by side: a hang costs one watchdog period.
+  const WorkerReply reply = ask_worker(
+      s, request, request_timeout_seconds(final_round_stop_rule(), finalists.size() + 1, s.options.watchdog_seconds));
   if (!reply.succeeded()) {
     s.worker_problem.reset();
     outcome.failure = "final timing failed: " + reply.error();
