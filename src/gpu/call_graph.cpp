@@ -29,4 +29,6 @@ CallGraph::~CallGraph() {
 
 void CallGraph::launch(cudaStream_t stream) const { CL2_CUDA(cudaGraphLaunch(exec_, stream)); }
 
+void CallGraph::upload(cudaStream_t stream) const { CL2_CUDA(cudaGraphUpload(exec_, stream)); }
+
 }  // namespace cl2

@@ -18,6 +18,8 @@ class CallGraph {
   CallGraph& operator=(const CallGraph&) = delete;
 
   void launch(cudaStream_t stream) const;
+  // Sets the graph up on the device without running it, which its first launch would do otherwise.
+  void upload(cudaStream_t stream) const;
 
  private:
   cudaGraph_t graph_ = nullptr;

@@ -45,6 +45,9 @@ struct TimedCall {
   // launches take in turn. Empty: every launch is `launch`.
   std::vector<std::function<void(cudaStream_t)>> rotation = {};
   KeptReplay* kept = nullptr;  // where its graph is kept between measurements, if anywhere
+  // It has just run (a kernel verified right before it is timed): its module is loaded and the
+  // GPU's clocks are up, so no launch goes before the one that sizes its graph.
+  bool warm = false;
 
   // The i-th of a sequence of back-to-back launches.
   const std::function<void(cudaStream_t)>& launch_number(long long i) const {

@@ -140,7 +140,10 @@ class GpuBackend final : public WorkerBackend {
     if (verified.empty()) return reply;
     StepClock clock;
     std::vector<TimedCall> calls = {problem.library_call(reference_provider(problem)).call};
-    for (const auto& v : verified) calls.push_back(problem.kernel_call(*v.kernel).call);
+    for (const auto& v : verified) {
+      calls.push_back(problem.kernel_call(*v.kernel).call);
+      calls.back().warm = true;  // verification ran it
+    }
     // The wall-time budget is each candidate's: timed together, each may take as long as alone.
     StopRule rule = request.kernels[verified.front().at].stop;
     rule.max_seconds *= double(verified.size());
@@ -174,6 +177,7 @@ class GpuBackend final : public WorkerBackend {
     for (const auto& run : request.finalists) {
       kernels.push_back(problem.prepare_kernel(run.cubin_path, run.launch));
       calls.push_back(problem.kernel_call(*kernels.back()).call);
+      calls.back().warm = true;  // by the check that follows
       const double diff = problem.max_diff(calls.back());
       if (!passes_verification(diff, problem.tolerance()))
         throw std::runtime_error(fmt::format("finalist {} failed re-verification: max_diff {:.4g}",
