@@ -20,18 +20,20 @@ struct IntervalTimerGpu : ::testing::Test {
   void SetUp() override {
     CL2_REQUIRE_GPU();
     CL2_CUDA(cudaStreamCreate(&stream));
-    buffer = DeviceBuffer(1 << 20);
+    buffer = DeviceBuffer(kBytes);
   }
   void TearDown() override {
     if (stream) cudaStreamDestroy(stream);
   }
 
-  // A capturable call (a 1 MiB memset) that counts how often its host function ran.
+  // A capturable call (a 64 MiB memset: tens of microseconds, so that even one launch times above
+  // a 1 us replay target) that counts how often its host function ran.
+  static constexpr std::size_t kBytes = std::size_t(64) << 20;
   TimedCall counted(int& runs, bool warm) {
     void* data = buffer.get();
     return {"memset", [&runs, data](cudaStream_t s) {
               ++runs;
-              CL2_CUDA(cudaMemsetAsync(data, 0, 1 << 20, s));
+              CL2_CUDA(cudaMemsetAsync(data, 0, kBytes, s));
             },
             {}, nullptr, warm};
   }
@@ -66,7 +68,7 @@ TEST_F(IntervalTimerGpu, AShortCallIsSizedByTheFasterOfTwoLaunches) {
   IntervalTimer timer(stream);
   const auto stats = timer.interleaved({counted(runs, true)}, three_rounds(1000.0));
   ASSERT_EQ(stats.size(), 1u);
-  EXPECT_GT(stats[0].calls_per_sample, 1);  // a 1 MiB memset takes far less than 1 ms
+  EXPECT_GT(stats[0].calls_per_sample, 1);  // a 64 MiB memset takes far less than 1 ms
   EXPECT_EQ(runs, 2 + stats[0].calls_per_sample);
   EXPECT_EQ(stats[0].samples, 3);
 }
