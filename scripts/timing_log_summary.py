@@ -7,7 +7,9 @@ their graphs) and total wall time. Second table, what the same measurements
 would have cost under other rules, estimated from their recorded spreads: the median's error asked
 at 1x, 1.5x and 2.5x the rule's, judged on each call's own samples or also settling once
 each call's ratio to the first call of its round is known that well (noise the calls of a round
-share, such as the clock, cancels in the ratio; what rules with settle_on_ratios do). Estimates only: a rule is chosen on them, then
+share, such as the clock, cancels in the ratio; what rules with settle_on_ratios do), and the rule's
+own error on ratios with half or a quarter of its minimum GPU time per call (min_seconds, which
+holds a measurement whose error is met sooner). Estimates only: a rule is chosen on them, then
 measured. Third, where the log has them, the trials' steps in the worker by the rule each trial was
 timed by: module and launch setup, verification, measurement (a share of it where candidates were
 timed side by side), verification again, tracing. Markdown on stdout.
@@ -21,6 +23,7 @@ from collections import defaultdict
 
 MEDIAN_ERROR_FACTOR = math.sqrt(math.pi / 2)  # as src/gpu/stop_rule.cpp
 ERROR_SCALES = (1.0, 1.5, 2.5)
+MIN_TIME_SCALES = (0.5, 0.25)
 
 
 def rule_name(rule):
@@ -28,19 +31,22 @@ def rule_name(rule):
     return known.get((rule["max_error"], rule["replay_target_us"]), "rule %(max_error)g/%(replay_target_us)g" % rule)
 
 
-def rounds_for(spread_pct, rule, max_error, seconds_per_round):
+def rounds_for(spread_pct, rule, max_error, min_seconds, seconds_per_round):
     by_error = math.ceil((MEDIAN_ERROR_FACTOR * spread_pct / 100 / max_error) ** 2)
-    by_time = math.ceil(rule["min_seconds"] / seconds_per_round) if seconds_per_round > 0 else 0
+    by_time = math.ceil(min_seconds / seconds_per_round) if seconds_per_round > 0 else 0
     return min(rule["max_samples"], max(rule["min_samples"], by_error, by_time))
 
 
-def estimated_rounds(m, max_error, on_ratios):
-    """Rounds measurement `m` would take asking `max_error`; the wall-time cap is kept as measured."""
+def estimated_rounds(m, max_error, on_ratios, min_time_scale=1.0):
+    """Rounds measurement `m` would take asking `max_error` after min_time_scale times the rule's
+    minimum GPU time per call; the wall-time cap is kept as measured."""
     rule, calls = m["rule"], m["calls"]
     seconds = min(c["copies"] * c["median_us"] * 1e-6 for c in calls)
-    own = max(rounds_for(c["spread_pct"], rule, max_error, seconds) for c in calls)
+    min_seconds = rule["min_seconds"] * min_time_scale
+    own = max(rounds_for(c["spread_pct"], rule, max_error, min_seconds, seconds) for c in calls)
     if on_ratios and len(calls) > 1:
-        own = min(own, max(rounds_for(c["ratio_spread_pct"], rule, max_error, seconds) for c in calls[1:]))
+        own = min(own, max(rounds_for(c["ratio_spread_pct"], rule, max_error, min_seconds, seconds)
+                           for c in calls[1:]))
     return own if m["reason"] != "out_of_time" else min(own, calls[0]["samples"])
 
 
@@ -99,21 +105,24 @@ def main(path):
     print()
     print("Estimated under other rules (rounds mean / wall s total):")
     print()
-    header = ["rule"] + ["%gx error%s" % (scale, ", or ratios" if ratios else "")
-                         for ratios in (False, True) for scale in ERROR_SCALES]
+    # (error scale, on ratios, minimum time scale) of each column
+    columns = [(scale, ratios, 1.0) for ratios in (False, True) for scale in ERROR_SCALES]
+    columns += [(1.0, True, time_scale) for time_scale in MIN_TIME_SCALES]
+    header = ["rule"] + ["%gx error%s%s" % (scale, ", or ratios" if ratios else "",
+                                            ", %gx min time" % time_scale if time_scale != 1.0 else "")
+                         for scale, ratios, time_scale in columns]
     print("| " + " | ".join(header) + " |")
     print("| :--- " + "| ---: " * (len(header) - 1) + "|")
     for name, ms in sorted(groups.items()):
         cells = [name]
-        for ratios in (False, True):
-            for scale in ERROR_SCALES:
-                rounds = wall = 0.0
-                for m in ms:
-                    n = estimated_rounds(m, m["rule"]["max_error"] * scale, ratios)
-                    per_round = (m["wall_s"] - m["setup_s"]) / max(m["calls"][0]["samples"], 1)
-                    rounds += n
-                    wall += m["setup_s"] + per_round * n
-                cells.append("%.1f / %.1f" % (rounds / len(ms), wall))
+        for scale, ratios, time_scale in columns:
+            rounds = wall = 0.0
+            for m in ms:
+                n = estimated_rounds(m, m["rule"]["max_error"] * scale, ratios, time_scale)
+                per_round = (m["wall_s"] - m["setup_s"]) / max(m["calls"][0]["samples"], 1)
+                rounds += n
+                wall += m["setup_s"] + per_round * n
+            cells.append("%.1f / %.1f" % (rounds / len(ms), wall))
         print("| " + " | ".join(cells) + " |")
     if trials:
         print_trial_steps(trials)
