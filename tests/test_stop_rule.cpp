@@ -159,18 +159,18 @@ TEST(StopRule, ScreeningSettlesOnRatiosWhereTheRoundsShareTheirNoise) {
 
 TEST(StopRule, TunesFinalRoundSettlesOnRatiosWhereBenchsTimesKeepTheirOwn) {
   // The same shared 3% swing: a median to 0.2% alone needs ~350 rounds; the ratio (0.3% spread)
-  // is known to the final round's 0.5% within a few, so the 20 ms minimum (100 rounds of 200 us)
+  // is known to the final round's 0.5% within a few, so its 10 ms minimum (50 rounds of 200 us)
   // ends it.
   const Outcome on_ratios = run_shared_noise_rounds(final_round_stop_rule());
   EXPECT_EQ(on_ratios.reason, StopReason::Settled);
-  EXPECT_NEAR(on_ratios.rounds, 100, 1);  // the sum of 100 x 200e-6 may fall just short
+  EXPECT_NEAR(on_ratios.rounds, 50, 1);  // the sum of 50 x 200e-6 may fall just short
   EXPECT_FALSE(final_stop_rule().settle_on_ratios);  // bench's peaks and tables are times themselves
   EXPECT_GT(run_shared_noise_rounds(final_stop_rule()).rounds, 300);
 }
 
 TEST(StopRule, TunesFinalRoundAsksAQuarterOfTheSamplesOfBenchsForAnEqualSpread) {
   // Alone, without shared noise: a 1.5% spread needs (1.2533 * 1.5 / 0.5)^2 = 15 rounds for 0.5%
-  // (the 20 ms minimum then decides) and 88 for bench's 0.2%.
+  // (the minimum samples then decide) and 88 for bench's 0.2%.
   const Outcome tune = run_rounds(final_round_stop_rule(), {1.5, 0.8}, 1e-3);
   const Outcome bench = run_rounds(final_stop_rule(), {1.5, 0.8}, 1e-3);
   EXPECT_EQ(tune.reason, StopReason::Settled);

@@ -52,6 +52,10 @@ double median_error(const TimingStats& stats) {
 // 0.950x and 0.941x in four runs of the same kernel), and a winner 0.5% slower than a finalist is
 // within that too. On grid-1000 on an H100 the final rounds took 316 s (settling on ratios to
 // 0.2%); the same log puts the rule to 0.5% at 211 s (db/results/h200-search-time/h100-grid1000/).
+// That rule was then met sooner than bench's 20 ms of GPU time per call: 87% of grid-1000-sample100's
+// final rounds on the H200 stopped at the round that minimum set. With 10 ms the final rounds on an
+// H100 took 13.9 s a 100 shapes where three runs with 20 ms took 21.2-23.2, with the same geomean
+// (1.009x) and 97 of 100 winners the same within the runs' noise (db/results/h100-final-round-min/).
 StopRule race_stop_rule() {
   return {.min_samples = 3, .max_samples = 8, .max_error = 0.01, .min_seconds = 0.0005,
           .max_seconds = 0.05, .replay_target_us = 100, .settle_on_ratios = true,
@@ -72,6 +76,7 @@ StopRule final_stop_rule() {
 StopRule final_round_stop_rule() {
   StopRule rule = final_stop_rule();
   rule.max_error = 0.005;
+  rule.min_seconds = 0.01;
   rule.settle_on_ratios = true;
   return rule;
 }
