@@ -2,7 +2,7 @@
 """Summarizes a CL2_TIMING_LOG file (one JSON line per interleaved measurement, src/gpu/timing_log.hpp).
 
 First table, per stopping rule (race, screening, final, or other): how many measurements, their
-rounds, why they stopped, their setup (and of it the calls' warm-up launches; the rest builds
+rounds, why they stopped, their setup (and of it the launches that warm up and size the calls; the rest builds
 their graphs) and total wall time. Second table, what the same measurements
 would have cost under other rules, estimated from their recorded spreads: the median's error asked
 at 1x, 1.5x and 2.5x the rule's, judged on each call's own samples or also settling once

@@ -2,7 +2,7 @@
 // A developer's record of every interleaved measurement, for choosing stopping rules from data
 // rather than guesses: with CL2_TIMING_LOG=FILE in the environment (tune's workers inherit it),
 // each measurement appends one JSON line: the calls, the rule, why it stopped, the wall time of
-// its setup (warm-up launches and graph building) and in all, and per call its graph size, the
+// its setup (the launches that warm up and size the calls, and graph building) and in all, and per call its graph size, the
 // samples' median and spread, and the spread of its per-round ratio to the first call (noise the
 // calls of a round share, such as the clock, cancels there). Each trial that verifies adds a line
 // of its steps' wall times (TrialSteps): what a candidate costs beside its measurement.
@@ -20,7 +20,7 @@ struct MeasurementRecord {
   double setup_seconds = 0, wall_seconds = 0;
   std::vector<int> copies;                    // launches per sample, per call
   std::vector<std::vector<double>> samples;   // per call, per round, us per launch
-  double warm_up_seconds = 0;  // of setup_seconds, the calls' warm-up launches (the rest builds their graphs)
+  double warm_up_seconds = 0;  // of setup_seconds, the launches that warm up and size the calls (the rest builds their graphs)
 };
 
 // A trial's steps in the worker, each one's wall seconds: loading the module and setting up its

@@ -362,7 +362,8 @@ ShapeOutcome tune_problem(TuneSession& s, const Problem& problem,
     request.finalists.push_back(kernel_run(*finalist_builds.back(), final_round_stop_rule()));
   }
   prepare_worker(s, problem);
-  // The finalists and the library calls, timed side by side: a hang costs one watchdog period.
+  // The finalists side by side, and the library calls counted as one more: a hang is found after one
+  // watchdog period and a few seconds, not one period per finalist.
   const WorkerReply reply = ask_worker(
       s, request, request_timeout_seconds(final_round_stop_rule(), finalists.size() + 1, s.options.watchdog_seconds));
   if (!reply.succeeded()) {
