@@ -17,7 +17,8 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$here/../.."
-out="${OUT_DIR:-$root/build/stamp-probe}"
+# Absolute, since the generated sources #include from it wherever nvcc runs.
+out="$(realpath -m "${OUT_DIR:-$root/build/stamp-probe}")"
 [ $# -gt 0 ] || { sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 bash "$here/stamp-template.sh" "$out/gen"
 for source in "$@"; do
