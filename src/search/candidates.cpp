@@ -326,7 +326,8 @@ bool family_applies(const FamilySpec& family, const Problem& problem, const Devi
 std::vector<Candidate> plan_candidates(const std::vector<const FamilySpec*>& families,
                                        const Problem& problem, const DeviceLimits& device,
                                        std::size_t max_candidates, const std::set<std::string>& excluded,
-                                       const std::vector<KernelConfig>& seeds, PlanOrder order) {
+                                       const std::vector<KernelConfig>& seeds, PlanOrder order,
+                                       std::size_t family_share) {
   auto by_cost = [](const Candidate& x, const Candidate& y) { return x.cost_us < y.cost_us; };
   // The drawn order depends on the shape only, so a resumed or repeated run plans the same list.
   std::optional<std::mt19937_64> draw;
@@ -349,7 +350,7 @@ std::vector<Candidate> plan_candidates(const std::vector<const FamilySpec*>& fam
     }
   std::vector<std::pair<std::size_t, Candidate>> seeded;
   // Each family's cheapest candidates of distinct diversity keys are guaranteed a place: a quarter
-  // of the list per family when two share it (at least two). By cost alone one family could take
+  // of the list per family when two share it (at least two; `family_share`). By cost alone one family could take
   // every slot on shapes where the other wins (measured: sm80's uncalibrated model put 22 of 24
   // slots on K = 64 shapes sm90 wins), and a family's calibration scale is an average over shapes:
   // with scales and two guaranteed slots, sm90 got 2 of 24 on 64x64x4096 and lost its winner there
@@ -358,7 +359,7 @@ std::vector<Candidate> plan_candidates(const std::vector<const FamilySpec*>& fam
   std::size_t runnable = 0;
   for (const FamilySpec* family : families) runnable += family->supports_cc(device.cc);
   const std::size_t guaranteed =
-      std::max<std::size_t>(2, max_candidates / (2 * std::max<std::size_t>(1, runnable)));
+      std::max<std::size_t>(2, max_candidates / (std::max<std::size_t>(1, family_share) * std::max<std::size_t>(1, runnable)));
   std::map<std::string, std::int64_t> rejections;
   std::string unsupported;
   for (const FamilySpec* family : families) {

@@ -74,9 +74,14 @@ std::vector<Candidate> enumerate_family(const FamilySpec& family, const Problem&
 // random (the same for a shape in every run), for measuring what the model is worth.
 enum class PlanOrder { Model, Random };
 
+// Each family's share of a plan: its cheapest candidates of distinct diversity keys are guaranteed
+// max(2, max_candidates / (share x the families that run)) slots, a quarter of the list each when two
+// families share it (kFamilyShare 2), an eighth under a race (search/strategy.hpp says why).
+inline constexpr std::size_t kFamilyShare = 2;
+
 // The candidates to try for a problem: the union of the families' valid configs, cheapest first,
-// cut to `max_candidates` (0 = all): each family's best two distinct candidates (by the family's
-// diversity params), then the cheapest of every distinct combination, then the rest by cost. Throws
+// cut to `max_candidates` (0 = all): each family's cheapest distinct candidates (by the family's
+// diversity params; how many: kFamilyShare and `family_share`), then the cheapest of every distinct combination, then the rest by cost. Throws
 // UserError when no family has a valid config, naming the constraint that removed the most.
 // Configs in `excluded` (KernelConfig::to_json texts: variants known not to compile clean) are left
 // out before the cut, so the slots they would take go to the next candidates. Those of `seeds` that
@@ -90,7 +95,8 @@ std::vector<Candidate> plan_candidates(const std::vector<const FamilySpec*>& fam
                                        std::size_t max_candidates,
                                        const std::set<std::string>& excluded = {},
                                        const std::vector<KernelConfig>& seeds = {},
-                                       PlanOrder order = PlanOrder::Model);
+                                       PlanOrder order = PlanOrder::Model,
+                                       std::size_t family_share = kFamilyShare);
 
 // `config` as its family plans it now: each parameter the family has added since an older version
 // tuned it (a winner read back from an older database) filled in at the family's `absent` value,

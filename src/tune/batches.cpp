@@ -123,7 +123,7 @@ std::vector<std::vector<BuiltCandidate>> compile_stage(const TuneOptions& option
         say_compiling();
         if (foreground) progress.status(fmt::format("  compiled {}/{}", done, total));
       },
-      search.order);
+      search.order, search.family_share);
   say_compiling();
   counts = stats.first_round;
   std::size_t planned = 0;

@@ -30,7 +30,7 @@ std::vector<std::vector<Candidate>> plan_some(const std::vector<Problem>& proble
                                               const DeviceLimits& limits, std::size_t max_candidates,
                                               const std::vector<std::set<std::string>>& excluded,
                                               const std::vector<std::vector<KernelConfig>>& seeds, PlanOrder order,
-                                              bool first) {
+                                              std::size_t family_share, bool first) {
   std::vector<std::vector<Candidate>> plans(which.size());
   // Planning enumerates every variant of every family per shape: independent work, spread over the
   // CPU's threads.
@@ -38,7 +38,7 @@ std::vector<std::vector<Candidate>> plan_some(const std::vector<Problem>& proble
     try {
       const std::size_t p = which[i];
       plans[i] = plan_candidates(families, problems[p], limits, max_candidates, excluded[p],
-                                 seeds.empty() ? std::vector<KernelConfig>{} : seeds[p], order);
+                                 seeds.empty() ? std::vector<KernelConfig>{} : seeds[p], order, family_share);
     } catch (const UserError&) {
       if (first) throw;  // no variant applies to the shape at all: the user's error to fix
     }
@@ -63,7 +63,7 @@ std::vector<std::vector<BuiltCandidate>> plan_clean(const std::vector<Problem>& 
                                                     const KernelCompiler& compiler, CleanPlanStats& stats,
                                                     const std::vector<std::vector<KernelConfig>>& seeds,
                                                     const std::function<void(std::size_t, std::size_t)>& on_compiled,
-                                                    PlanOrder order) {
+                                                    PlanOrder order, std::size_t family_share) {
   std::vector<std::vector<BuiltCandidate>> clean(problems.size()), rejected(problems.size());
   std::vector<std::set<std::string>> excluded(problems.size());
   std::vector<std::size_t> pending(problems.size());
@@ -71,7 +71,7 @@ std::vector<std::vector<BuiltCandidate>> plan_clean(const std::vector<Problem>& 
   std::size_t first_clean = 0;
   for (int round = 0; round < kMaxRounds && !pending.empty(); ++round) {
     const auto plans = plan_some(problems, pending, families, limits, max_candidates, excluded, seeds, order,
-                                 round == 0);
+                                 family_share, round == 0);
     for (std::size_t i = 0; i < plans.size() && max_candidates == 0; ++i)
       if (plans[i].size() > kMaxUncapped)
         throw UserError(fmt::format(

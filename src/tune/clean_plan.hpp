@@ -26,6 +26,7 @@ std::vector<std::vector<BuiltCandidate>> plan_clean(
     const std::vector<Problem>& problems, const std::vector<const FamilySpec*>& families,
     const DeviceLimits& limits, std::size_t max_candidates, const KernelCompiler& compiler,
     CleanPlanStats& stats, const std::vector<std::vector<KernelConfig>>& seeds = {},
-    const std::function<void(std::size_t, std::size_t)>& on_compiled = {}, PlanOrder order = PlanOrder::Model);
+    const std::function<void(std::size_t, std::size_t)>& on_compiled = {}, PlanOrder order = PlanOrder::Model,
+    std::size_t family_share = kFamilyShare);
 
 }  // namespace cl2

@@ -29,6 +29,7 @@ struct SearchPlan {
   std::size_t seeds = 0;        // of those, winners of the nearest tuned shapes, first
   PlanOrder order = PlanOrder::Model;
   std::size_t screened = 0;     // race: how many of the raced candidates are screened (0 = no race)
+  std::size_t family_share = kFamilyShare;  // each family guaranteed 1/(share x families) of the plan
 };
 
 // `max_candidates` and `seeds` as given on the command line (seeds 0 = not given).
