@@ -9,7 +9,14 @@ that raced and screened candidates compare; the winner, settled in the final rou
 in the order they were timed, which is the plan's (cheapest first), so the first N trials of a
 shape are the model's first N.
     python3 scripts/strategy_replay.py reference.sqlite [N ...]   (default N: 24 32 48 64 96 128 256)
+With --plan PLAN_DB (repeatable), instead: another strategy's plan, as `tune --fake-gpu` with its
+options writes it for the same shapes (each shape's planned variants, compiled but not timed),
+scored by the reference's times of the same variants (matched by family and parameters): per plan,
+the shapes whose plan holds the winner or one within TOLERANCE of it. A planned variant the
+reference did not time counts as not within, so this is a floor.
+    python3 scripts/strategy_replay.py reference.sqlite --plan race20.sqlite --plan model24.sqlite
 """
+import json
 import math
 import sqlite3
 import sys
@@ -41,10 +48,79 @@ def scores_in_plan_order(db):
     return {problem: (scores, at[0]) for problem, (scores, at) in shapes.items() if at[0] is not None}
 
 
+def variant_scores(db):
+    """Per shape: each verified variant's score, keyed by its family and parameters, and the
+    winner's score."""
+    try:
+        with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as c:
+            rows = c.execute("select t.m, t.n, t.k, t.layout, t.accum, t.l2, k.config_json, "
+                             "t.time_us / t.reference_us, w.kernel_id = t.kernel_id from trials t "
+                             "join kernels k on k.id = t.kernel_id join winners w using "
+                             "(device_id, m, n, k, layout, accum, l2) where t.status = 'ok' and t.time_us > 0 "
+                             "and t.reference_us > 0").fetchall()
+    except sqlite3.Error as e:
+        fail(f"{db}: cannot read it as a tuning database ({e}); give the database a wide search wrote")
+    shapes = {}
+    for *problem, config, score, won in rows:
+        scores, winner = shapes.setdefault(tuple(problem), ({}, [None]))
+        scores[variant_key(config)] = score
+        if won:
+            winner[0] = score
+    return {problem: (scores, winner[0]) for problem, (scores, winner) in shapes.items() if winner[0] is not None}
+
+
+def variant_key(config_json):
+    return json.dumps(json.loads(config_json), sort_keys=True)
+
+
+def planned_variants(db):
+    """Per shape: the variants a plan's database holds (tune --fake-gpu: every planned variant)."""
+    try:
+        with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as c:
+            rows = c.execute("select t.m, t.n, t.k, t.layout, t.accum, t.l2, k.config_json from trials t "
+                             "join kernels k on k.id = t.kernel_id").fetchall()
+    except sqlite3.Error as e:
+        fail(f"{db}: cannot read it as a tuning database ({e}); give the database tune --fake-gpu wrote")
+    plans = {}
+    for *problem, config in rows:
+        plans.setdefault(tuple(problem), []).append(variant_key(config))
+    return plans
+
+
+def replay_plans(reference, plan_dbs):
+    shapes = variant_scores(reference)
+    if not shapes:
+        fail(f"{reference}: no shape has a winner among verified trials timed beside a library call; "
+             "give the database a wide search wrote")
+    print(f"{len(shapes)} shapes of {reference}; each plan scored by the reference's times of its variants\n")
+    for db in plan_dbs:
+        plans = {p: v for p, v in planned_variants(db).items() if p in shapes}
+        if not plans:
+            fail(f"{db}: plans none of the reference's shapes; run tune --fake-gpu on the same shapes file")
+        within, untimed, misses = 0, 0, []
+        for problem, variants in sorted(plans.items()):
+            scores, winner = shapes[problem]
+            known = [scores[v] for v in variants if v in scores]
+            untimed += len(variants) - len(known)
+            ratio = min(1.0, winner / min(known)) if known else 0.0
+            if ratio >= 1 - TOLERANCE:
+                within += 1
+            else:
+                misses.append(f"{'x'.join(map(str, problem[:3]))} {ratio:.3f}")
+        print(f"{db}: {within} of {len(plans)} shapes plan a variant within {TOLERANCE:.0%} of the winner "
+              f"({untimed} planned variants the reference did not time); misses: {', '.join(misses) or 'none'}")
+
+
 def main():
     if len(sys.argv) < 2:
         print(__doc__, file=sys.stderr)
         sys.exit(2)
+    if "--plan" in sys.argv[2:]:
+        args = sys.argv[2:]
+        if len(args) % 2 or any(flag != "--plan" for flag in args[::2]):
+            fail(f"{' '.join(args)}: give each plan's database after --plan, e.g. --plan race20.sqlite")
+        replay_plans(sys.argv[1], args[1::2])
+        return
     if not all(x.isdigit() and int(x) > 0 for x in sys.argv[2:]):
         fail(f"{' '.join(sys.argv[2:])}: each N must be a count of candidates above 0, e.g. 24 128")
     firsts = [int(x) for x in sys.argv[2:]] or [24, 32, 48, 64, 96, 128, 256]

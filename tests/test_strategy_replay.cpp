@@ -1,5 +1,6 @@
 // scripts/strategy_replay.py on a database the fake GPU tuned: how many of the model's first N
-// candidates a search's winner needs, and its one-line errors for inputs it cannot use.
+// candidates a search's winner needs, another plan scored by its times (--plan), and its one-line
+// errors for inputs it cannot use.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -31,11 +32,30 @@ TEST(StrategyReplay, AllOfAShapesCandidatesHoldItsWinnerAndTheWinnerHasAPlace) {
       << r.out;
 }
 
+TEST(StrategyReplay, APlanIsScoredByTheReferencesTimesOfItsVariants) {
+  ScratchDir dir;
+  const std::string shapes = dir.write("shapes.json", "[[64, 64, 64]]");
+  const std::string reference = dir.file("reference.sqlite"), plan = dir.file("plan.sqlite");
+  const std::string family = test_family_args("naive_many");
+  ASSERT_EQ(run_tool("tune --fake-gpu --shapes " + shapes + " --db " + reference + family + " --max-candidates 0", dir).status, 0);
+  ASSERT_EQ(run_tool("tune --fake-gpu --shapes " + shapes + " --db " + plan + family + " --max-candidates 2", dir).status, 0);
+  // The reference's own plan holds its winner; a plan of two of its variants is scored by their times.
+  const auto own = replay(dir, reference + " --plan " + reference);
+  ASSERT_EQ(own.status, 0) << own.err;
+  EXPECT_NE(own.out.find(": 1 of 1 shapes plan a variant within 2% of the winner (0 planned variants the reference did "
+                         "not time); misses: none"),
+            std::string::npos)
+      << own.out;
+  const auto two = replay(dir, reference + " --plan " + plan);
+  ASSERT_EQ(two.status, 0) << two.err;
+  EXPECT_NE(two.out.find("(0 planned variants the reference did not time)"), std::string::npos) << two.out;
+}
+
 TEST(StrategyReplay, InputsItCannotUseAreOneLineErrors) {
   ScratchDir dir;
   dir.write("not-a-db.sqlite", "text");
   for (const std::string& args : {dir.file("missing.sqlite"), dir.file("not-a-db.sqlite"), dir.file("x.sqlite") + " 0",
-                                  dir.file("x.sqlite") + " many"}) {
+                                  dir.file("x.sqlite") + " many", dir.file("x.sqlite") + " --plan"}) {
     const auto r = replay(dir, args);
     EXPECT_EQ(r.status, 2) << args;
     EXPECT_EQ(r.err.rfind("strategy_replay: ", 0), 0u) << r.err;
