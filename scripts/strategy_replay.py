@@ -29,16 +29,24 @@ def fail(message):
     sys.exit(2)
 
 
-def scores_in_plan_order(db):
-    """Per shape: its candidates' scores in plan order, and the place of the winner's among them."""
+def read_rows(db, sql, wanted):
     try:
         with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as c:
-            rows = c.execute("select t.m, t.n, t.k, t.layout, t.accum, t.l2, t.time_us / t.reference_us, "
-                             "w.kernel_id = t.kernel_id from trials t join winners w using "
-                             "(device_id, m, n, k, layout, accum, l2) where t.status = 'ok' and t.time_us > 0 "
-                             "and t.reference_us > 0 order by t.id").fetchall()
+            return c.execute(sql).fetchall()
     except sqlite3.Error as e:
-        fail(f"{db}: cannot read it as a tuning database ({e}); give the database a wide search wrote")
+        fail(f"{db}: cannot read it as a tuning database ({e}); give {wanted}")
+
+
+WIDE_SEARCH = "the database a wide search wrote"
+NO_WINNERS = f"no shape has a winner among verified trials timed beside a library call; give {WIDE_SEARCH}"
+
+
+def scores_in_plan_order(db):
+    """Per shape: its candidates' scores in plan order, and the place of the winner's among them."""
+    rows = read_rows(db, "select t.m, t.n, t.k, t.layout, t.accum, t.l2, t.time_us / t.reference_us, "
+                         "w.kernel_id = t.kernel_id from trials t join winners w using "
+                         "(device_id, m, n, k, layout, accum, l2) where t.status = 'ok' and t.time_us > 0 "
+                         "and t.reference_us > 0 order by t.id", WIDE_SEARCH)
     shapes = {}
     for *problem, score, won in rows:
         scores, winner_at = shapes.setdefault(tuple(problem), ([], [None]))
@@ -51,15 +59,11 @@ def scores_in_plan_order(db):
 def variant_scores(db):
     """Per shape: each verified variant's score, keyed by its family and parameters, and the
     winner's score."""
-    try:
-        with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as c:
-            rows = c.execute("select t.m, t.n, t.k, t.layout, t.accum, t.l2, k.config_json, "
-                             "t.time_us / t.reference_us, w.kernel_id = t.kernel_id from trials t "
-                             "join kernels k on k.id = t.kernel_id join winners w using "
-                             "(device_id, m, n, k, layout, accum, l2) where t.status = 'ok' and t.time_us > 0 "
-                             "and t.reference_us > 0").fetchall()
-    except sqlite3.Error as e:
-        fail(f"{db}: cannot read it as a tuning database ({e}); give the database a wide search wrote")
+    rows = read_rows(db, "select t.m, t.n, t.k, t.layout, t.accum, t.l2, k.config_json, "
+                         "t.time_us / t.reference_us, w.kernel_id = t.kernel_id from trials t "
+                         "join kernels k on k.id = t.kernel_id join winners w using "
+                         "(device_id, m, n, k, layout, accum, l2) where t.status = 'ok' and t.time_us > 0 "
+                         "and t.reference_us > 0", WIDE_SEARCH)
     shapes = {}
     for *problem, config, score, won in rows:
         scores, winner = shapes.setdefault(tuple(problem), ({}, [None]))
@@ -75,12 +79,8 @@ def variant_key(config_json):
 
 def planned_variants(db):
     """Per shape: the variants a plan's database holds (tune --fake-gpu: every planned variant)."""
-    try:
-        with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as c:
-            rows = c.execute("select t.m, t.n, t.k, t.layout, t.accum, t.l2, k.config_json from trials t "
-                             "join kernels k on k.id = t.kernel_id").fetchall()
-    except sqlite3.Error as e:
-        fail(f"{db}: cannot read it as a tuning database ({e}); give the database tune --fake-gpu wrote")
+    rows = read_rows(db, "select t.m, t.n, t.k, t.layout, t.accum, t.l2, k.config_json from trials t "
+                         "join kernels k on k.id = t.kernel_id", "the database tune --fake-gpu wrote")
     plans = {}
     for *problem, config in rows:
         plans.setdefault(tuple(problem), []).append(variant_key(config))
@@ -90,8 +90,7 @@ def planned_variants(db):
 def replay_plans(reference, plan_dbs):
     shapes = variant_scores(reference)
     if not shapes:
-        fail(f"{reference}: no shape has a winner among verified trials timed beside a library call; "
-             "give the database a wide search wrote")
+        fail(f"{reference}: {NO_WINNERS}")
     print(f"{len(shapes)} shapes of {reference}; each plan scored by the reference's times of its variants\n")
     for db in plan_dbs:
         plans = {p: v for p, v in planned_variants(db).items() if p in shapes}
@@ -126,8 +125,7 @@ def main():
     firsts = [int(x) for x in sys.argv[2:]] or [24, 32, 48, 64, 96, 128, 256]
     shapes = scores_in_plan_order(sys.argv[1])
     if not shapes:
-        fail(f"{sys.argv[1]}: no shape has a winner among verified trials timed beside a library call; "
-             "give the database a wide search wrote")
+        fail(f"{sys.argv[1]}: {NO_WINNERS}")
     most = max(len(scores) for scores, _ in shapes.values())
     print(f"{len(shapes)} shapes, up to {most} verified candidates each ({sys.argv[1]})\n")
     print(f"| model's first N | shapes with one within {TOLERANCE:.0%} of the winner | geomean winner / best of N |")
