@@ -58,13 +58,14 @@ std::vector<std::size_t> shard_members(const std::vector<double>& weights, const
 
 std::vector<Problem> select_shard(const std::vector<Problem>& problems,
                                   const std::vector<const FamilySpec*>& families,
-                                  std::size_t max_candidates, const ShardSpec& spec) {
+                                  std::size_t max_candidates, std::size_t family_share, const ShardSpec& spec) {
   if (spec.count == 1) return problems;
   const DeviceLimits reference = limits_for_arch("sm_90a");
   std::vector<double> weights(problems.size());
   parallel_for(problems.size(), 0, [&](std::size_t i) {
     try {
-      weights[i] = tuning_weight_us(plan_candidates(families, problems[i], reference, max_candidates));
+      weights[i] = tuning_weight_us(plan_candidates(families, problems[i], reference, max_candidates, {}, {},
+                                                              PlanOrder::Model, family_share));
     } catch (const UserError&) {
       weights[i] = 1e6;  // no variant applies on the reference GPU; the shard's own GPU decides
     }

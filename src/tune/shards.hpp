@@ -23,9 +23,10 @@ ShardSpec parse_shard(const std::string& text);
 // Indices (ascending) of the weights that shard `spec` takes.
 std::vector<std::size_t> shard_members(const std::vector<double>& weights, const ShardSpec& spec);
 
-// The problems of shard `spec`, in shapes-file order.
+// The problems of shard `spec`, in shapes-file order, weighted by the plans tune will make
+// (`max_candidates` and `family_share` as the strategy's SearchPlan has them).
 std::vector<Problem> select_shard(const std::vector<Problem>& problems,
                                   const std::vector<const FamilySpec*>& families,
-                                  std::size_t max_candidates, const ShardSpec& spec);
+                                  std::size_t max_candidates, std::size_t family_share, const ShardSpec& spec);
 
 }  // namespace cl2

@@ -63,7 +63,8 @@ std::vector<const FamilySpec*> tuned_families(const TuneOptions& options, const 
 std::vector<Problem> shapes_to_tune(const TuneOptions& options, const std::vector<const FamilySpec*>& families) {
   const auto all = load_shape_file(options.shapes_path, options.defaults);
   if (options.shard.count == 1) return all;
-  auto selected = select_shard(all, families, options.search().planned, options.shard);
+  const SearchPlan search = options.search();
+  auto selected = select_shard(all, families, search.planned, search.family_share, options.shard);
   std::fprintf(stderr, "shard %d/%d: %zu of the %zu shapes of %s\n", options.shard.index, options.shard.count,
                selected.size(), all.size(), options.shapes_path.c_str());
   return selected;
