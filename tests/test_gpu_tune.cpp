@@ -236,13 +236,14 @@ TEST(GpuTune, Sm90VariantKindsVerifyOnEdgeShapes) {
 }
 
 // Side by side too: each candidate's output is compared with its own first one (by hash), not
-// with whichever candidate ran last.
+// with whichever candidate ran last. Raced too: the brief round does not check it again, its
+// screening (both are leaders) and the final round do.
 TEST(GpuTune, ResultsThatDifferBetweenLaunchesNeverWin) {
   CL2_REQUIRE_GPU();
-  for (const std::string side_by_side : {"1", "4"}) {
-    SCOPED_TRACE("--side-by-side " + side_by_side);
+  for (const std::string options : {" --side-by-side 1", " --side-by-side 4", " --strategy race"}) {
+    SCOPED_TRACE(options);
     ScratchDir dir;
-    const auto db = tune_test_family(dir, "naive_nondeterministic", " --side-by-side " + side_by_side);
+    const auto db = tune_test_family(dir, "naive_nondeterministic", options);
     const auto device = db->devices().front().first;
     int flagged = 0, timed = 0;
     for (const auto& t : db->trials(device, kTestFamilyProblem)) {

@@ -222,6 +222,31 @@ TEST(TuneFakeGpu, FinalistsSettleCloseScreeningTimesSideBySide) {
   }
 }
 
+// naive_final_check's fastest variant (20.0 us) passes its trial and fails the final round's
+// checks: its trial says so and the next (20.5 us) wins. With one finalist, the round that fails
+// is followed by one for the next best rather than leaving the shape without a winner.
+TEST(TuneFakeGpu, AFinalistThatFailsTheFinalRoundsChecksCannotWin) {
+  for (const int finalists : {3, 1}) {
+    SCOPED_TRACE("--finalists " + std::to_string(finalists));
+    ScratchDir dir;
+    const auto r = run_tool(tune_args(dir, "[[64, 64, 64]]", "naive_final_check") + " --finalists " +
+                                std::to_string(finalists), dir);
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE((r.out + r.err).find("in the final round: not deterministic"), std::string::npos) << r.out << r.err;
+    auto db = TuningDb::open(dir.file("t.sqlite"), DbMode::ReadOnly);
+    const auto winner = db->winner(db->devices().front().first, kSmall);
+    ASSERT_TRUE(winner.has_value());
+    EXPECT_NE(db->kernel(winner->kernel_id)->config_json.find("\"US10\":205"), std::string::npos);
+    EXPECT_DOUBLE_EQ(winner->time_us, 20.5);
+    EXPECT_EQ(winner->candidates_timed, 2);
+    for (const auto& t : all_trials(dir.file("t.sqlite"), kSmall)) {
+      if (db->kernel(t.kernel_id)->config_json.find("\"FAULT\":8") == std::string::npos) continue;
+      EXPECT_EQ(t.status, TrialStatus::VerifyFailed);
+      EXPECT_NE(t.reason.find("in the final round"), std::string::npos) << t.reason;
+    }
+  }
+}
+
 // naive_race's model ranks its 8 variants slowest first, and its 27.0 us variant races at 18.9.
 // With 2 slots the model strategy times the two slowest; a race times all 8 briefly, screens the
 // 2 that raced best (the lucky one among them, which screening unmasks) and finds the fastest.
@@ -243,8 +268,10 @@ TEST(TuneFakeGpu, RaceTimesManyBrieflyAndScreensOnlyItsLeaders) {
         for (std::size_t at = log.find(rule); at != std::string::npos; at = log.find(rule, at + 1)) ++n;
         return n;
       };
-      const std::string raced = " max_samples=" + std::to_string(race_stop_rule().max_samples) + "\n";
-      const std::string screened = " max_samples=" + std::to_string(screening_stop_rule().max_samples) + "\n";
+      // Raced briefly and checked briefly; screened and checked in full.
+      const std::string raced = " brief_check=1 max_samples=" + std::to_string(race_stop_rule().max_samples) + "\n";
+      const std::string screened =
+          " brief_check=0 max_samples=" + std::to_string(screening_stop_rule().max_samples) + "\n";
       const auto trials = all_trials(dir.file("t.sqlite"), kSmall);
       auto db = TuningDb::open(dir.file("t.sqlite"), DbMode::ReadOnly);
       const auto winner = db->winner(db->devices().front().first, kSmall);

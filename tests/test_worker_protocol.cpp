@@ -64,6 +64,7 @@ TEST(WorkerProtocol, EveryRequestRoundTrips) {
       BaselinesRequest{12, rule(5), rule(15)},
       TrialRequest{{kernel_run()}},
       TrialRequest{{kernel_run(), second_kernel_run()}},
+      TrialRequest{{kernel_run(), second_kernel_run()}, /*brief_check=*/true},
       FinalRequest{{kernel_run()}},
       FinalRequest{{kernel_run(), second_kernel_run()}},
       ProfileRequest{kernel_run(), LtAlgoConfig{66, "64x32", "64xAUTO", 1, "none", 0, 3, "1x2x1"}, 12},
@@ -187,7 +188,12 @@ TEST(WorkerProtocol, TrialRepliesRoundTripInEveryStatusInTheirOrder) {
 
 TEST(WorkerProtocol, FinalReplyRoundTripsFinalistsInOrderAndLibrariesByName) {
   FinalReply reply;
-  reply.finalists = {{stats(20), 0.004}, {stats(19.5), 0.002}, {stats(21), kNotMeasured}};
+  FinalistTiming failed;
+  failed.max_diff = 0.5;
+  failed.status = TrialStatus::VerifyFailed;
+  failed.reason = "not deterministic: after 400 more launches its output differs";
+  const auto timed = [](double us, double max_diff) { return FinalistTiming{stats(us), max_diff, TrialStatus::Ok, ""}; };
+  reply.finalists = {timed(20, 0.004), timed(19.5, 0.002), timed(21, kNotMeasured), failed};
   reply.times = {{Provider::CublasNn, stats(24)},
                  {Provider::CublasTn, stats(23)},
                  {Provider::CublasltHeuristic, stats(22)},
@@ -195,10 +201,12 @@ TEST(WorkerProtocol, FinalReplyRoundTripsFinalistsInOrderAndLibrariesByName) {
   const json wire = over_the_wire(to_json(reply));
   EXPECT_TRUE(wire.at("times").contains("cublaslt_autotune"));
   EXPECT_TRUE(wire.at("finalists").at(2).at("max_diff").is_null());
+  EXPECT_FALSE(wire.at("finalists").at(3).contains("stats")) << "a finalist that failed was not timed";
   const FinalReply back = final_reply_from_json(wire);
-  ASSERT_EQ(back.finalists.size(), 3u);
+  ASSERT_EQ(back.finalists.size(), 4u);
   EXPECT_EQ(back.finalists[1], reply.finalists[1]);
   EXPECT_TRUE(std::isnan(back.finalists[2].max_diff));
+  EXPECT_EQ(back.finalists[3], failed);
   EXPECT_EQ(back.times, reply.times);
 
   json unknown = wire;

@@ -100,8 +100,9 @@ CommandRunner add_tune_command(CLI::App& app) {
                    "first (--seeds, or a quarter of the slots); random: --max-candidates drawn at random from "
                    "every planned variant (what the cost model is worth); exhaustive: every planned variant (refused "
                    "where a shape plans more than 4096). "
-                   "Every strategy verifies each candidate before timing it and settles the close ones under "
-                   "the final rule (--finalists)")
+                   "Every strategy verifies each candidate before timing it (a race's brief round on the first "
+                   "input set only) and settles the close ones under the final rule (--finalists), where each "
+                   "is verified in full again")
       ->capture_default_str();
   tune->add_option("--max-candidates", options->max_candidates,
                    "Candidates per shape, cheapest first by the families' cost models (0 = all); a variant that "

@@ -75,6 +75,9 @@ class ProblemMeasurement {
   // The kernel's output on both input sets against their references, with the first set's
   // output hash for verify_again.
   Verification verify(const PreparedKernel& kernel) const;
+  // The first input set only, without the hash: a race's brief check (worth one of the two
+  // launches and none of the hashing), for candidates that are checked in full before they can win.
+  Verification verify_first_set(const PreparedKernel& kernel) const;
   Verification verify(const BufferGemm& gemm) const;
   // After `launches` further launches: still within tolerance, and the same bits as the output
   // `verified` hashed (split-K counters reset, no races, a summation order that does not vary).
@@ -136,7 +139,7 @@ class ProblemMeasurement {
   using SlotLaunch = std::function<void(cudaStream_t stream, int slot)>;
   ProviderCall slot_call(Provider provider, const SlotLaunch& launch) const;
   SlotLaunch slot_launch(BufferGemm gemm) const;
-  Verification verify_slots(const SlotLaunch& launch) const;
+  Verification verify_slots(const SlotLaunch& launch, int input_sets = 2) const;
   // The GPU's L2 flusher under the flush policy (every sample one launch after a flush), else null.
   L2Flusher* flusher();
 

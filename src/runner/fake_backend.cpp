@@ -4,10 +4,11 @@
 // kernel with an illegal address would, FAULT = 2 makes it hang until the watchdog kills it.
 // A config parameter US10 sets its time (in tenths of a microsecond); FAULT = 6 makes its trial
 // screen 4% faster than the final round then times it (a lucky screening); FAULT = 7 makes it race
-// 30% faster than it screens (tune --strategy race: a lucky brief timing).
+// 30% faster than it screens (tune --strategy race: a lucky brief timing); FAULT = 8 passes its
+// trials and fails the final round's checks.
 // CL2_FAKE_TRIAL_DELAY_MS slows each trial down, so a test can kill a run in the middle;
-// CL2_FAKE_TRIAL_LOG names a file that gets one line per trial request (the configuration and the
-// stopping rule's max_samples), so a test can count them.
+// CL2_FAKE_TRIAL_LOG names a file that gets one line per trial request (the configuration, whether
+// the check was brief, and the stopping rule's max_samples), so a test can count them.
 // With --trace-kernels its traces are made up too, but only where CUPTI loads (the real loader, so
 // CL2_CUPTI_LIBRARY takes the no-CUPTI path here as on a GPU): FAULT = 5 launches a second kernel on another stream,
 // as does the library provider CL2_FAKE_SIDE_STREAM names (e.g. cublas_nn). Its counters, likewise,
@@ -119,7 +120,7 @@ class FakeBackend final : public WorkerBackend {
 
   TrialsReply trials(const TrialRequest& request) override {
     TrialsReply reply;
-    for (const auto& run : request.kernels) reply.trials.push_back(trial(run));
+    for (const auto& run : request.kernels) reply.trials.push_back(trial(run, request.brief_check));
     return reply;
   }
 
@@ -134,11 +135,17 @@ class FakeBackend final : public WorkerBackend {
   FinalReply final_round(const FinalRequest& request) override {
     FinalReply reply;
     for (const auto& run : request.finalists) {
+      FinalistTiming& finalist = reply.finalists.emplace_back();
+      finalist.max_diff = 0.0;
+      if (fault_of(run.config) == 8) {
+        finalist.status = TrialStatus::VerifyFailed;
+        finalist.reason = "not deterministic (FAULT=8 fails the final round's checks)";
+        continue;
+      }
       // Clocks as NVML would report them on the H200 (rated 1980 MHz), two rounds throttled.
-      TimingStats ours = fake_stats(time_of(run.config));
-      ours.sm_clock_mhz = 1980;
-      ours.throttled_rounds = 2;
-      reply.finalists.push_back({ours, 0.0});
+      finalist.stats = fake_stats(time_of(run.config));
+      finalist.stats.sm_clock_mhz = 1980;
+      finalist.stats.throttled_rounds = 2;
     }
     reply.times = {{Provider::CublasTn, fake_stats(50.0)},
                    {Provider::CublasNn, fake_stats(51.0)},
@@ -171,26 +178,31 @@ class FakeBackend final : public WorkerBackend {
     return 10.0 + double(std::stoul(hash.substr(0, 6), nullptr, 16) % 1000) / 10.0;
   }
 
+  // The configuration's FAULT parameter, 0 where it has none.
+  static int fault_of(const KernelConfig& config) {
+    const auto fault = config.params.find("FAULT");
+    return fault != config.params.end() ? int(fault->second) : 0;
+  }
+
   // One candidate of a "trial" request; FAULT=1 (a crash) and 2 (a hang) take the whole request.
-  TrialReply trial(const KernelRun& run) const {
+  TrialReply trial(const KernelRun& run, bool brief_check) const {
     const KernelConfig& config = run.config;
     if (const char* log = std::getenv("CL2_FAKE_TRIAL_LOG"))
-      std::ofstream(log, std::ios::app) << config.to_json() << " max_samples=" << run.stop.max_samples << "\n";
+      std::ofstream(log, std::ios::app) << config.to_json() << " brief_check=" << brief_check
+                                        << " max_samples=" << run.stop.max_samples << "\n";
     if (const char* delay = std::getenv("CL2_FAKE_TRIAL_DELAY_MS"))
       std::this_thread::sleep_for(std::chrono::milliseconds(std::atoi(delay)));
-    const auto fault = config.params.find("FAULT");
-    if (fault != config.params.end() && fault->second == 1) {
+    const int fault = fault_of(config);
+    if (fault == 1) {
       std::fputs("fake worker: simulated illegal memory access\n", stderr);
       _exit(3);
     }
-    if (fault != config.params.end() && fault->second == 2)
+    if (fault == 2)
       for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
-    const int luck = fault != config.params.end() ? int(fault->second) : 0;
     const bool raced = run.stop == race_stop_rule();
-    const double us = time_of(config) * (luck == 6 ? 0.96 : luck == 7 && raced ? 0.7 : 1.0);
-    const bool side_stream = fault != config.params.end() && fault->second == 5;
+    const double us = time_of(config) * (fault == 6 ? 0.96 : fault == 7 && raced ? 0.7 : 1.0);
     return {TrialStatus::Ok, "", 0.0, 0.01, fake_stats(us), fake_stats(48.0),
-            fake_trace(trace_kernels_, {"cl2_gemm"}, us, side_stream)};
+            fake_trace(trace_kernels_, {"cl2_gemm"}, us, /*side_stream=*/fault == 5)};
   }
 
   const bool trace_kernels_;

@@ -45,6 +45,17 @@ TrialReply launch_failed(const GpuError& e) {
   return {.status = TrialStatus::LaunchFailed, .reason = e.what()};
 }
 
+FinalistTiming failed_finalist(const Verification& v) {
+  FinalistTiming failed;
+  failed.max_diff = v.max_diff;
+  failed.status = TrialStatus::VerifyFailed;
+  failed.reason = v.failure;
+  return failed;
+}
+
+// How many times a timing launched the call (what a check after it has seen run).
+long long launches_of(const TimingStats& stats) { return stats.samples * stats.calls_per_sample; }
+
 TrialReply verify_failed(const Verification& v) {
   return {.status = TrialStatus::VerifyFailed,
           .reason = v.failure,
@@ -110,7 +121,8 @@ class GpuBackend final : public WorkerBackend {
   }
 
   // Each candidate is loaded and verified alone; those that pass are timed together, each beside
-  // the library call until its ratio to it settles, then checked again one by one.
+  // the library call until its ratio to it settles, then checked again one by one (a brief check:
+  // the first input set before, nothing after; protocol.hpp says why that is enough).
   TrialsReply trials(const TrialRequest& request) override {
     ProblemMeasurement& problem = held_problem();
     TrialsReply reply{std::vector<TrialReply>(request.kernels.size())};
@@ -128,7 +140,7 @@ class GpuBackend final : public WorkerBackend {
       try {
         auto kernel = problem.prepare_kernel(run.cubin_path, run.launch);
         steps.prepare_seconds = clock.lap();
-        Verification verification = problem.verify(*kernel);
+        Verification verification = request.brief_check ? problem.verify_first_set(*kernel) : problem.verify(*kernel);
         steps.verify_seconds = clock.lap();
         if (verification.passed) verified.push_back({i, std::move(kernel), std::move(verification), steps});
         else reply.trials[i] = verify_failed(verification);
@@ -154,11 +166,13 @@ class GpuBackend final : public WorkerBackend {
       const TimingStats& ours = times[j].call;
       v.steps.measure_seconds = measure_share;
       StepClock step;
-      const Verification again = problem.verify_again(*v.kernel, v.verification, ours.samples * ours.calls_per_sample);
-      v.steps.verify_again_seconds = step.lap();
-      if (!again.passed) {
-        reply.trials[v.at] = verify_failed(again);
-        continue;
+      if (!request.brief_check) {
+        const Verification again = problem.verify_again(*v.kernel, v.verification, launches_of(ours));
+        v.steps.verify_again_seconds = step.lap();
+        if (!again.passed) {
+          reply.trials[v.at] = verify_failed(again);
+          continue;
+        }
       }
       reply.trials[v.at] = {TrialStatus::Ok, "", v.verification.max_diff, v.verification.tolerance, ours,
                             times[j].first, traced(problem, calls[j + 1], ours)};
@@ -168,22 +182,34 @@ class GpuBackend final : public WorkerBackend {
     return reply;
   }
 
+  // Each finalist is verified in full (a raced one was checked on its first input set only), the
+  // ones that pass are timed with the library calls, then checked again as a trial is.
   FinalReply final_round(const FinalRequest& request) override {
     if (request.finalists.empty()) throw std::runtime_error("final round without finalists");
     ProblemMeasurement& problem = held_problem();
-    std::vector<std::unique_ptr<PreparedKernel>> kernels;
+    FinalReply reply{std::vector<FinalistTiming>(request.finalists.size()), {}};
+    struct Checked {
+      std::size_t at;  // its place in the request
+      std::unique_ptr<PreparedKernel> kernel;
+      Verification verification;
+    };
+    std::vector<Checked> checked;
     std::vector<TimedCall> calls;
-    FinalReply reply;
-    for (const auto& run : request.finalists) {
-      kernels.push_back(problem.prepare_kernel(run.cubin_path, run.launch));
-      calls.push_back(problem.kernel_call(*kernels.back()).call);
-      calls.back().warm = true;  // by the check that follows
-      const double diff = problem.max_diff(calls.back());
-      if (!passes_verification(diff, problem.tolerance()))
-        throw std::runtime_error(fmt::format("finalist {} failed re-verification: max_diff {:.4g}",
-                                             run.config.label(), diff));
-      reply.finalists.push_back({{}, diff});
+    for (std::size_t i = 0; i < request.finalists.size(); ++i) {
+      const KernelRun& run = request.finalists[i];
+      auto kernel = problem.prepare_kernel(run.cubin_path, run.launch);
+      Verification verification = problem.verify(*kernel);
+      if (!verification.passed) {
+        reply.finalists[i] = failed_finalist(verification);
+        continue;
+      }
+      calls.push_back(problem.kernel_call(*kernel).call);
+      calls.back().warm = true;  // by the checks
+      // The first input set's, as every library call's is.
+      reply.finalists[i].max_diff = problem.max_diff(calls.back());
+      checked.push_back({i, std::move(kernel), std::move(verification)});
     }
+    if (checked.empty()) return reply;
     std::map<Provider, std::size_t> timed_at;  // each library call's place among the timed calls
     for (const Provider provider : problem.library_providers())
       if (problem.timed_as(provider) == provider) {
@@ -191,7 +217,12 @@ class GpuBackend final : public WorkerBackend {
         calls.push_back(problem.library_call(provider).call);
       }
     const std::vector<TimingStats> stats = problem.time_interleaved(calls, request.finalists.front().stop);
-    for (std::size_t i = 0; i < reply.finalists.size(); ++i) reply.finalists[i].stats = stats[i];
+    for (std::size_t j = 0; j < checked.size(); ++j) {
+      FinalistTiming& finalist = reply.finalists[checked[j].at];
+      const Verification again = problem.verify_again(*checked[j].kernel, checked[j].verification, launches_of(stats[j]));
+      if (again.passed) finalist.stats = stats[j];
+      else finalist = failed_finalist(again);
+    }
     for (const Provider provider : problem.library_providers())
       reply.times[provider] = stats[timed_at.at(problem.timed_as(provider))];
     return reply;

@@ -133,7 +133,9 @@ std::vector<KernelRun> kernel_runs_from_json(const json& j) {
   return runs;
 }
 
-json request_json(const TrialRequest& r) { return with_op(kTrial, {{"kernels", to_json(r.kernels)}}); }
+json request_json(const TrialRequest& r) {
+  return with_op(kTrial, {{"kernels", to_json(r.kernels)}, {"brief_check", r.brief_check}});
+}
 json request_json(const FinalRequest& r) { return with_op(kFinal, {{"finalists", to_json(r.finalists)}}); }
 json request_json(const ProfileRequest& r) {
   json body = to_json(r.kernel);
@@ -156,7 +158,7 @@ WorkerRequest worker_request_from_json(const json& j) {
   if (op == kBaselines)
     return BaselinesRequest{j.at("max_algos").get<int>(), stop_rule_from_json(j.at("screen")),
                             stop_rule_from_json(j.at("timing"))};
-  if (op == kTrial) return TrialRequest{kernel_runs_from_json(j.at("kernels"))};
+  if (op == kTrial) return TrialRequest{kernel_runs_from_json(j.at("kernels")), j.at("brief_check").get<bool>()};
   if (op == kFinal) return FinalRequest{kernel_runs_from_json(j.at("finalists"))};
   if (op == kProfile)
     return ProfileRequest{kernel_run_from_json(j), lt_algo_at(j, "library_algo"), j.at("max_algos").get<int>()};
@@ -232,8 +234,12 @@ TrialsReply trials_reply_from_json(const json& j) {
 
 json to_json(const FinalReply& reply) {
   json finalists = json::array();
-  for (const auto& f : reply.finalists)
-    finalists.push_back({{"stats", to_json(f.stats)}, {"max_diff", number_or_null(f.max_diff)}});
+  for (const auto& f : reply.finalists) {
+    json body = {{"status", std::string(to_string(f.status))}, {"max_diff", number_or_null(f.max_diff)}};
+    if (!f.reason.empty()) body["reason"] = f.reason;
+    if (f.status == TrialStatus::Ok) body["stats"] = to_json(f.stats);
+    finalists.push_back(std::move(body));
+  }
   json times = json::object();
   for (const auto& [provider, stats] : reply.times) times[std::string(to_string(provider))] = to_json(stats);
   return ok_reply({{"finalists", finalists}, {"times", times}});
@@ -241,8 +247,13 @@ json to_json(const FinalReply& reply) {
 
 FinalReply final_reply_from_json(const json& j) {
   FinalReply reply;
-  for (const auto& f : j.at("finalists"))
-    reply.finalists.push_back({timing_stats_from_json(f.at("stats")), number_or_nan(f, "max_diff")});
+  for (const auto& f : j.at("finalists")) {
+    FinalistTiming& finalist = reply.finalists.emplace_back();
+    finalist.status = parse_trial_status(f.at("status").get<std::string>());
+    finalist.reason = f.value("reason", "");
+    finalist.max_diff = number_or_nan(f, "max_diff");
+    if (finalist.status == TrialStatus::Ok) finalist.stats = timing_stats_from_json(f.at("stats"));
+  }
   for (const auto& [name, stats] : j.at("times").items())
     reply.times[parse_provider(name)] = timing_stats_from_json(stats);
   return reply;

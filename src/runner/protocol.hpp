@@ -57,14 +57,19 @@ struct KernelRun {
 
 // "trial": verify each candidate, then time those that passed side by side with the library call
 // candidates are judged by, each beside it until its own ratio to it settles (one library call
-// for several candidates), under the first one's stopping rule.
+// for several candidates), under the first one's stopping rule, then check each again after its
+// launches (the same bits: deterministic). `brief_check` (a race's brief round): the first input
+// set only and no check after; a raced candidate is checked in full when it is screened, and
+// every finalist in the final round, so none becomes a winner on the brief check alone.
 struct TrialRequest {
   std::vector<KernelRun> kernels;
+  bool brief_check = false;
   bool operator==(const TrialRequest&) const = default;
 };
 
-// "final": verify the finalists (the best trials, the leader first) again and time them side by
-// side with each other and with every library call, under the first one's stopping rule.
+// "final": verify the finalists (the best trials, the leader first) in full again, time those
+// that pass side by side with each other and with every library call, under the first one's
+// stopping rule, and check them again after their launches, as a trial is.
 struct FinalRequest {
   std::vector<KernelRun> finalists;
   bool operator==(const FinalRequest&) const = default;
@@ -138,8 +143,11 @@ struct TrialsReply {
 };
 
 struct FinalistTiming {
-  TimingStats stats;
+  TimingStats stats;               // when status is Ok
   double max_diff = kNotMeasured;  // checked again right before the round
+  // VerifyFailed where a check of the final round failed (the reason says which): it cannot win.
+  TrialStatus status = TrialStatus::Ok;
+  std::string reason;
   bool operator==(const FinalistTiming&) const = default;
 };
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <optional>
 #include <utility>
 
 #include "core/errors.hpp"
@@ -108,6 +109,9 @@ std::vector<TrialRecord> run_trials(TuneSession& s, const Problem& problem, cons
   std::vector<TrialRecord> trials(at.size());
   std::vector<std::size_t> asked;  // places in `at` of the candidates the worker gets
   TrialRequest request;
+  // A race's brief round checks briefly too (protocol.hpp): its leaders are checked in full when
+  // screened, and every finalist in the final round.
+  request.brief_check = rule == race_stop_rule();
   for (std::size_t n = 0; n < at.size(); ++n) {
     const BuiltCandidate& b = candidates[at[n]];
     TrialRecord& t = trials[n];
@@ -172,6 +176,18 @@ std::vector<TrialRecord> run_trials(TuneSession& s, const Problem& problem, cons
     }
   }
   return trials;
+}
+
+// A finalist that failed the final round's checks: its trial says so, so that it can never win,
+// in this run or one that finds its trial stored.
+// (Its max_diff and tolerance stay its trial's; the reason holds the failing check's.)
+void record_failed_finalist(TuneSession& s, const TrialRecord& trial, const FinalistTiming& final_check,
+                            const std::string& label) {
+  TrialRecord failed = trial;
+  failed.status = final_check.status;
+  failed.reason = "in the final round: " + final_check.reason;
+  s.db->update_trial_measurement(failed);
+  s.progress->line(fmt::format("  {} {}: {}", to_string(failed.status), label, failed.reason));
 }
 
 // Positions first, first + 1, ... of `order`, at most `count` of them.
@@ -268,6 +284,65 @@ void screen_race_leaders(TuneSession& s, const Problem& problem, const std::vect
   }
 }
 
+// The winner the final round settled, and the round itself (with the libraries' times).
+struct SettledWinner {
+  TrialRecord trial;  // a copy: the trials are read again after a round whose finalists all failed
+  const BuiltCandidate* build = nullptr;
+  FinalistTiming timing;
+  FinalReply round;
+};
+
+// The final round over this run's candidates (their binaries are at hand): the finalists timed
+// side by side with the library calls. A finalist that fails the round's checks is recorded so;
+// where all of them fail, the next best go to a round of their own. nullopt, with the reason in
+// `outcome`, where none is left or the worker fails.
+std::optional<SettledWinner> settle_finalists(TuneSession& s, const Problem& problem,
+                                              const std::vector<BuiltCandidate>& candidates,
+                                              const std::vector<std::int64_t>& kernel_ids, ShapeOutcome& outcome) {
+  for (;;) {
+    const auto trials = trials_of(s, problem, kernel_ids);
+    const std::vector<const TrialRecord*> finalists =
+        finalist_trials(trials, std::max<std::size_t>(1, s.options.finalists));
+    if (finalists.empty()) {
+      outcome.failure = "no candidate passed verification";
+      return std::nullopt;
+    }
+    std::vector<const BuiltCandidate*> finalist_builds;
+    FinalRequest request;
+    for (const TrialRecord* t : finalists) {
+      const auto built = std::find(kernel_ids.begin(), kernel_ids.end(), t->kernel_id) - kernel_ids.begin();
+      finalist_builds.push_back(&candidates[std::size_t(built)]);
+      request.finalists.push_back(kernel_run(*finalist_builds.back(), final_round_stop_rule()));
+    }
+    prepare_worker(s, problem);
+    // The finalists side by side, and the library calls counted as one more: a hang is found after
+    // one watchdog period and a few seconds, not one period per finalist.
+    const WorkerReply reply = ask_worker(
+        s, request, request_timeout_seconds(final_round_stop_rule(), finalists.size() + 1, s.options.watchdog_seconds));
+    if (!reply.succeeded()) {
+      s.worker_problem.reset();
+      outcome.failure = "final timing failed: " + reply.error();
+      return std::nullopt;
+    }
+    const FinalReply round = final_reply_from_json(reply.body);
+    if (round.finalists.size() != finalists.size()) {
+      outcome.failure = fmt::format("final timing answered for {} of {} finalists", round.finalists.size(),
+                                    finalists.size());
+      return std::nullopt;
+    }
+    store_final_baselines(s, round);
+    std::optional<std::size_t> chosen;  // the fastest finalist that passed the round's checks
+    for (std::size_t i = 0; i < finalists.size(); ++i) {
+      const FinalistTiming& f = round.finalists[i];
+      if (f.status != TrialStatus::Ok)
+        record_failed_finalist(s, *finalists[i], f, finalist_builds[i]->candidate.config.label());
+      else if (!chosen || f.stats.median_us < round.finalists[*chosen].stats.median_us)
+        chosen = i;
+    }
+    if (chosen) return SettledWinner{*finalists[*chosen], finalist_builds[*chosen], round.finalists[*chosen], round};
+  }
+}
+
 }  // namespace
 
 WorkerReply ask_worker(TuneSession& s, const WorkerRequest& request, double timeout_seconds) {
@@ -347,42 +422,11 @@ ShapeOutcome tune_problem(TuneSession& s, const Problem& problem,
     }
   }
   if (race_screened > 0) screen_race_leaders(s, problem, candidates, kernel_ids, race_screened, outcome);
-  // Only this run's candidates compete: their binaries are at hand for the final round.
-  const auto trials = trials_of(s, problem, kernel_ids);
-  const std::vector<const TrialRecord*> finalists = finalist_trials(trials, std::max<std::size_t>(1, s.options.finalists));
-  if (finalists.empty()) {
-    outcome.failure = "no candidate passed verification";
-    return outcome;
-  }
-  std::vector<const BuiltCandidate*> finalist_builds;
-  FinalRequest request;
-  for (const TrialRecord* t : finalists) {
-    const auto built = std::find(kernel_ids.begin(), kernel_ids.end(), t->kernel_id) - kernel_ids.begin();
-    finalist_builds.push_back(&candidates[std::size_t(built)]);
-    request.finalists.push_back(kernel_run(*finalist_builds.back(), final_round_stop_rule()));
-  }
-  prepare_worker(s, problem);
-  // The finalists side by side, and the library calls counted as one more: a hang is found after one
-  // watchdog period and a few seconds, not one period per finalist.
-  const WorkerReply reply = ask_worker(
-      s, request, request_timeout_seconds(final_round_stop_rule(), finalists.size() + 1, s.options.watchdog_seconds));
-  if (!reply.succeeded()) {
-    s.worker_problem.reset();
-    outcome.failure = "final timing failed: " + reply.error();
-    return outcome;
-  }
-  const FinalReply final_times = final_reply_from_json(reply.body);
-  if (final_times.finalists.size() != finalists.size()) {
-    outcome.failure = fmt::format("final timing answered for {} of {} finalists", final_times.finalists.size(),
-                                  finalists.size());
-    return outcome;
-  }
-  store_final_baselines(s, final_times);
-  std::size_t chosen = 0;
-  for (std::size_t i = 1; i < finalists.size(); ++i)
-    if (final_times.finalists[i].stats.median_us < final_times.finalists[chosen].stats.median_us) chosen = i;
-  const TrialRecord& best = *finalists[chosen];
-  const BuiltCandidate* winner = finalist_builds[chosen];
+  const std::optional<SettledWinner> settled = settle_finalists(s, problem, candidates, kernel_ids, outcome);
+  if (!settled) return outcome;
+  const FinalReply& final_times = settled->round;
+  const TrialRecord& best = settled->trial;
+  const BuiltCandidate* winner = settled->build;
   const auto kernel = s.db->kernel(best.kernel_id);
   auto median = [&](Provider provider) {
     const auto it = final_times.times.find(provider);
@@ -394,16 +438,17 @@ ShapeOutcome tune_problem(TuneSession& s, const Problem& problem,
   w.problem = problem;
   w.kernel_id = best.kernel_id;
   w.trial_id = best.id;
-  const TimingStats& ours = final_times.finalists[chosen].stats;
+  const TimingStats& ours = settled->timing.stats;
   w.time_us = ours.median_us;
   w.spread_pct = ours.spread_pct;
-  w.max_diff = final_times.finalists[chosen].max_diff;
+  w.max_diff = settled->timing.max_diff;
   w.sm_clock_mhz = ours.sm_clock_mhz > 0 ? ours.sm_clock_mhz : kNotMeasured;
   w.throttled_rounds = ours.throttled_rounds;
   w.cublas_nn_us = median(Provider::CublasNn);
   w.cublas_tn_us = median(Provider::CublasTn);
   w.cublaslt_heuristic_us = median(Provider::CublasltHeuristic);
   w.cublaslt_autotune_us = median(Provider::CublasltAutotune);
+  const auto trials = trials_of(s, problem, kernel_ids);
   w.candidates_timed = int(std::count_if(trials.begin(), trials.end(),
                                          [](const TrialRecord& t) { return t.status == TrialStatus::Ok; }));
   s.db->put_winner(w);
