@@ -13,7 +13,8 @@ With --plan PLAN_DB (repeatable), instead: another strategy's plan, as `tune --f
 options writes it for the same shapes (each shape's planned variants, compiled but not timed),
 scored by the reference's times of the same variants (matched by family and parameters): per plan,
 the shapes whose plan holds the winner or one within TOLERANCE of it. A planned variant the
-reference did not time counts as not within, so this is a floor.
+reference did not time counts as not within, so this is a floor. A parameter added to a family
+since the reference was tuned matches where the plan has it at 0 (the output says which).
     python3 scripts/strategy_replay.py reference.sqlite --plan race20.sqlite --plan model24.sqlite
 """
 import json
@@ -58,42 +59,59 @@ def scores_in_plan_order(db):
 
 def variant_scores(db):
     """Per shape: each verified variant's score, keyed by its family and parameters, and the
-    winner's score."""
+    winner's score; and per family, the parameters its variants have."""
     rows = read_rows(db, "select t.m, t.n, t.k, t.layout, t.accum, t.l2, k.config_json, "
                          "t.time_us / t.reference_us, w.kernel_id = t.kernel_id from trials t "
                          "join kernels k on k.id = t.kernel_id join winners w using "
                          "(device_id, m, n, k, layout, accum, l2) where t.status = 'ok' and t.time_us > 0 "
                          "and t.reference_us > 0", WIDE_SEARCH)
-    shapes = {}
+    shapes, parameters = {}, {}
     for *problem, config, score, won in rows:
         scores, winner = shapes.setdefault(tuple(problem), ({}, [None]))
         scores[variant_key(config)] = score
+        variant = json.loads(config)
+        parameters.setdefault(variant["family"], set()).update(variant["params"])
         if won:
             winner[0] = score
-    return {problem: (scores, winner[0]) for problem, (scores, winner) in shapes.items() if winner[0] is not None}
+    return ({problem: (scores, winner[0]) for problem, (scores, winner) in shapes.items() if winner[0] is not None},
+            parameters)
 
 
-def variant_key(config_json):
-    return json.dumps(json.loads(config_json), sort_keys=True)
+def variant_key(config_json, known=None, dropped=None):
+    """A variant's family and parameters as one text. With `known` (per family, the parameters the
+    reference's variants have), a parameter added to the family since the reference was tuned is
+    left out where it is 0 (the value that kept the variants as they were) and noted in `dropped`;
+    at any other value the variant keeps it, and matches nothing the reference timed."""
+    variant = json.loads(config_json)
+    if known is not None and variant["family"] in known:
+        had = known[variant["family"]]
+        for name in [n for n in variant["params"] if n not in had and variant["params"][n] == 0]:
+            del variant["params"][name]
+            dropped.add(name)
+    return json.dumps(variant, sort_keys=True)
 
 
-def planned_variants(db):
-    """Per shape: the variants a plan's database holds (tune --fake-gpu: every planned variant)."""
+def planned_variants(db, known, dropped):
+    """Per shape: the variants a plan's database holds (tune --fake-gpu: every planned variant),
+    keyed against the reference's parameters (variant_key)."""
     rows = read_rows(db, "select t.m, t.n, t.k, t.layout, t.accum, t.l2, k.config_json from trials t "
                          "join kernels k on k.id = t.kernel_id", "the database tune --fake-gpu wrote")
     plans = {}
     for *problem, config in rows:
-        plans.setdefault(tuple(problem), []).append(variant_key(config))
+        plans.setdefault(tuple(problem), []).append(variant_key(config, known, dropped))
     return plans
 
 
 def replay_plans(reference, plan_dbs):
-    shapes = variant_scores(reference)
+    shapes, parameters = variant_scores(reference)
     if not shapes:
         fail(f"{reference}: {NO_WINNERS}")
     print(f"{len(shapes)} shapes of {reference}; each plan scored by the reference's times of its variants\n")
     for db in plan_dbs:
-        plans = {p: v for p, v in planned_variants(db).items() if p in shapes}
+        dropped = set()
+        plans = {p: v for p, v in planned_variants(db, parameters, dropped).items() if p in shapes}
+        if dropped:
+            print(f"{db}: {', '.join(sorted(dropped))} (not in the reference's variants) matched where 0")
         if not plans:
             fail(f"{db}: plans none of the reference's shapes; run tune --fake-gpu on the same shapes file")
         within, untimed, misses = 0, 0, []

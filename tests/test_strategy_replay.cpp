@@ -51,6 +51,42 @@ TEST(StrategyReplay, APlanIsScoredByTheReferencesTimesOfItsVariants) {
   EXPECT_NE(two.out.find("(0 planned variants the reference did not time)"), std::string::npos) << two.out;
 }
 
+// A reference tuned before a parameter was added to the family: plan variants with it at 0 (the
+// value that kept the variants as they were) match the reference's; at any other value, nothing.
+TEST(StrategyReplay, AParameterTheReferenceLacksMatchesOnlyAtZero) {
+  ScratchDir dir;
+  const std::string shapes = dir.write("shapes.json", "[[64, 64, 64]]");
+  const std::string plan = dir.file("plan.sqlite");
+  const std::string family = test_family_args("naive_many");
+  ASSERT_EQ(run_tool("tune --fake-gpu --shapes " + shapes + " --db " + plan + family + " --max-candidates 2", dir).status, 0);
+  for (const std::string parameter : {"FAULT", "TILE"}) {  // 0 and 16 in every naive_many variant
+    SCOPED_TRACE(parameter);
+    const std::string reference = dir.file(parameter + ".sqlite");
+    ASSERT_EQ(run_tool("tune --fake-gpu --shapes " + shapes + " --db " + reference + family + " --max-candidates 0", dir).status, 0);
+    // The reference as it would be had the parameter not existed when it was tuned.
+    const std::string strip = dir.write("strip.py",
+                                        "import sqlite3, sys\n"
+                                        "db = sqlite3.connect(sys.argv[1])\n"
+                                        "db.execute(\"update kernels set config_json = json_remove(config_json, ?)\", "
+                                        "('$.params.' + sys.argv[2],))\n"
+                                        "db.commit()\n");
+    const auto older = run_command("python3 " + strip + " " + reference + " " + parameter, dir);
+    ASSERT_EQ(older.status, 0) << older.err;
+    const auto r = replay(dir, reference + " --plan " + plan);
+    ASSERT_EQ(r.status, 0) << r.err;
+    if (parameter == "FAULT") {
+      EXPECT_NE(r.out.find(": FAULT (not in the reference's variants) matched where 0"), std::string::npos) << r.out;
+      EXPECT_NE(r.out.find("(0 planned variants the reference did not time)"), std::string::npos) << r.out;
+    } else {
+      EXPECT_EQ(r.out.find("matched where 0"), std::string::npos) << r.out;
+      EXPECT_NE(r.out.find(": 0 of 1 shapes plan a variant within 2% of the winner (2 planned variants the reference "
+                           "did not time)"),
+                std::string::npos)
+          << r.out;
+    }
+  }
+}
+
 TEST(StrategyReplay, InputsItCannotUseAreOneLineErrors) {
   ScratchDir dir;
   dir.write("not-a-db.sqlite", "text");
