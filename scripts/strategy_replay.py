@@ -68,8 +68,8 @@ def variant_scores(db):
     shapes, parameters = {}, {}
     for *problem, config, score, won in rows:
         scores, winner = shapes.setdefault(tuple(problem), ({}, [None]))
-        scores[variant_key(config)] = score
         variant = json.loads(config)
+        scores[json.dumps(variant, sort_keys=True)] = score
         parameters.setdefault(variant["family"], set()).update(variant["params"])
         if won:
             winner[0] = score
@@ -77,13 +77,14 @@ def variant_scores(db):
             parameters)
 
 
-def variant_key(config_json, known=None, dropped=None):
-    """A variant's family and parameters as one text. With `known` (per family, the parameters the
-    reference's variants have), a parameter added to the family since the reference was tuned is
-    left out where it is 0 (the value that kept the variants as they were) and noted in `dropped`;
-    at any other value the variant keeps it, and matches nothing the reference timed."""
+def variant_key(config_json, known, dropped):
+    """A planned variant's family and parameters as one text, as the reference's are keyed. With
+    `known` (per family, the parameters the reference's variants have), a parameter added to the
+    family since the reference was tuned is left out where it is 0 (the value that kept the variants
+    as they were) and noted in `dropped`; at any other value the variant keeps it, and matches
+    nothing the reference timed."""
     variant = json.loads(config_json)
-    if known is not None and variant["family"] in known:
+    if variant["family"] in known:
         had = known[variant["family"]]
         for name in [n for n in variant["params"] if n not in had and variant["params"][n] == 0]:
             del variant["params"][name]

@@ -15,14 +15,20 @@ CommandResult replay(const ScratchDir& dir, const std::string& args) {
   return run_command("python3 " + source_path("scripts/strategy_replay.py") + " " + args, dir);
 }
 
+// naive_many's variants of SHAPES tuned on the fake GPU into DB, CANDIDATES a shape (0: all).
+CommandResult tune_naive_many(const ScratchDir& dir, const std::string& shapes, const std::string& db,
+                              const std::string& candidates) {
+  return run_tool("tune --fake-gpu --shapes " + shapes + " --db " + db + test_family_args("naive_many") +
+                      " --max-candidates " + candidates,
+                  dir);
+}
+
 }  // namespace
 
 TEST(StrategyReplay, AllOfAShapesCandidatesHoldItsWinnerAndTheWinnerHasAPlace) {
   ScratchDir dir;
   const std::string db = dir.file("t.sqlite");
-  const auto tuned = run_tool("tune --fake-gpu --shapes " + dir.write("shapes.json", "[[64, 64, 64]]") + " --db " +
-                                  db + test_family_args("naive_many") + " --max-candidates 0",
-                              dir);
+  const auto tuned = tune_naive_many(dir, dir.write("shapes.json", "[[64, 64, 64]]"), db, "0");
   ASSERT_EQ(tuned.status, 0) << tuned.err;
   const auto r = replay(dir, db + " 6");
   ASSERT_EQ(r.status, 0) << r.err;
@@ -36,9 +42,8 @@ TEST(StrategyReplay, APlanIsScoredByTheReferencesTimesOfItsVariants) {
   ScratchDir dir;
   const std::string shapes = dir.write("shapes.json", "[[64, 64, 64]]");
   const std::string reference = dir.file("reference.sqlite"), plan = dir.file("plan.sqlite");
-  const std::string family = test_family_args("naive_many");
-  ASSERT_EQ(run_tool("tune --fake-gpu --shapes " + shapes + " --db " + reference + family + " --max-candidates 0", dir).status, 0);
-  ASSERT_EQ(run_tool("tune --fake-gpu --shapes " + shapes + " --db " + plan + family + " --max-candidates 2", dir).status, 0);
+  ASSERT_EQ(tune_naive_many(dir, shapes, reference, "0").status, 0);
+  ASSERT_EQ(tune_naive_many(dir, shapes, plan, "2").status, 0);
   // The reference's own plan holds its winner; a plan of two of its variants is scored by their times.
   const auto own = replay(dir, reference + " --plan " + reference);
   ASSERT_EQ(own.status, 0) << own.err;
@@ -57,12 +62,11 @@ TEST(StrategyReplay, AParameterTheReferenceLacksMatchesOnlyAtZero) {
   ScratchDir dir;
   const std::string shapes = dir.write("shapes.json", "[[64, 64, 64]]");
   const std::string plan = dir.file("plan.sqlite");
-  const std::string family = test_family_args("naive_many");
-  ASSERT_EQ(run_tool("tune --fake-gpu --shapes " + shapes + " --db " + plan + family + " --max-candidates 2", dir).status, 0);
+  ASSERT_EQ(tune_naive_many(dir, shapes, plan, "2").status, 0);
   for (const std::string parameter : {"FAULT", "TILE"}) {  // 0 and 16 in every naive_many variant
     SCOPED_TRACE(parameter);
     const std::string reference = dir.file(parameter + ".sqlite");
-    ASSERT_EQ(run_tool("tune --fake-gpu --shapes " + shapes + " --db " + reference + family + " --max-candidates 0", dir).status, 0);
+    ASSERT_EQ(tune_naive_many(dir, shapes, reference, "0").status, 0);
     // The reference as it would be had the parameter not existed when it was tuned.
     const std::string strip = dir.write("strip.py",
                                         "import sqlite3, sys\n"

@@ -192,7 +192,9 @@ TEST(WorkerProtocol, FinalReplyRoundTripsFinalistsInOrderAndLibrariesByName) {
   failed.max_diff = 0.5;
   failed.status = TrialStatus::VerifyFailed;
   failed.reason = "not deterministic: after 400 more launches its output differs";
-  const auto timed = [](double us, double max_diff) { return FinalistTiming{stats(us), max_diff, TrialStatus::Ok, ""}; };
+  const auto timed = [](double us, double max_diff) {
+    return FinalistTiming{stats(us), max_diff, TrialStatus::Ok, ""};
+  };
   reply.finalists = {timed(20, 0.004), timed(19.5, 0.002), timed(21, kNotMeasured), failed};
   reply.times = {{Provider::CublasNn, stats(24)},
                  {Provider::CublasTn, stats(23)},

@@ -219,7 +219,8 @@ class GpuBackend final : public WorkerBackend {
     const std::vector<TimingStats> stats = problem.time_interleaved(calls, request.finalists.front().stop);
     for (std::size_t j = 0; j < checked.size(); ++j) {
       FinalistTiming& finalist = reply.finalists[checked[j].at];
-      const Verification again = problem.verify_again(*checked[j].kernel, checked[j].verification, launches_of(stats[j]));
+      const Checked& c = checked[j];
+      const Verification again = problem.verify_again(*c.kernel, c.verification, launches_of(stats[j]));
       if (again.passed) finalist.stats = stats[j];
       else finalist = failed_finalist(again);
     }

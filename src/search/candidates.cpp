@@ -352,9 +352,10 @@ std::vector<Candidate> plan_candidates(const std::vector<const FamilySpec*>& fam
   // Each family's cheapest candidates of distinct diversity keys are guaranteed a place: a quarter
   // of the list per family when two share it (at least two; an eighth under `family_share` 4). By
   // cost alone one family could take every slot on shapes where the other wins (measured: sm80's
-  // uncalibrated model put 22 of 24 slots on K = 64 shapes sm90 wins), and a family's calibration scale is an average over shapes:
-  // with scales and two guaranteed slots, sm90 got 2 of 24 on 64x64x4096 and lost its winner there
-  // (1.106x -> 0.921x of cuBLASLt on the H200), since sm90's model overestimates the smallest shapes.
+  // uncalibrated model put 22 of 24 slots on K = 64 shapes sm90 wins), and a family's calibration
+  // scale is an average over shapes: with scales and two guaranteed slots, sm90 got 2 of 24 on
+  // 64x64x4096 and lost its winner there (1.106x -> 0.921x of cuBLASLt on the H200), since sm90's
+  // model overestimates the smallest shapes.
   std::vector<Candidate> keep;
   std::size_t runnable = 0;
   for (const FamilySpec* family : families) runnable += family->supports_cc(device.cc);

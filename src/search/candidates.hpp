@@ -82,7 +82,8 @@ inline constexpr std::size_t kFamilyShare = 2;
 // The candidates to try for a problem: the union of the families' valid configs, cheapest first,
 // cut to `max_candidates` (0 = all): each family's cheapest distinct candidates (by the family's
 // diversity params; how many: `family_share`), then the cheapest of every distinct combination,
-// then the rest by cost. Throws UserError when no family has a valid config, naming the constraint that removed the most.
+// then the rest by cost. Throws UserError when no family has a valid config, naming the constraint
+// that removed the most.
 // Configs in `excluded` (KernelConfig::to_json texts: variants known not to compile clean) are left
 // out before the cut, so the slots they would take go to the next candidates. Those of `seeds` that
 // are valid for the problem take the first slots, in the order given (search/seeds.hpp), each
